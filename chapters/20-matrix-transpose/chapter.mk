@@ -1,0 +1,1 @@
+LDLIBS.20-matrix-transpose.library := -lcublas

@@ -1,0 +1,44 @@
+/* Chapter 20, optimized: a block reads a 32 x 32 tile with coalesced loads
+ * into shared memory, then writes it back transposed, again coalesced: the
+ * transposition happens in shared memory, where any order is cheap. */
+#include "problem.h"
+#include "cuda_check.h"
+
+// [kernel]
+__global__ void transpose_kernel(float *out, const float *in, long n)
+{
+    /* One extra column: the column reads below then hit 32 different banks
+     * (chapter 21 measures what happens without it). */
+    __shared__ float tile[TILE][TILE + 1];
+    long c = blockIdx.x * (long)TILE + threadIdx.x;
+    long r0 = blockIdx.y * (long)TILE + threadIdx.y;
+    for (int j = 0; j < TILE; j += BLOCK_ROWS) {
+        long r = r0 + j;
+        if (r < n && c < n)
+            tile[threadIdx.y + j][threadIdx.x] = in[r * n + c];
+    }
+    __syncthreads();
+    /* Swap the block's coordinates: this block writes tile (x, y) of the
+     * input as tile (y, x) of the output, a warp along an output row. */
+    c = blockIdx.y * (long)TILE + threadIdx.x;
+    r0 = blockIdx.x * (long)TILE + threadIdx.y;
+    for (int j = 0; j < TILE; j += BLOCK_ROWS) {
+        long r = r0 + j;
+        if (r < n && c < n)
+            out[r * n + c] = tile[threadIdx.x][threadIdx.y + j];
+    }
+}
+// [kernel]
+
+static void run(void *data, cudaStream_t s)
+{
+    struct transpose *t = (struct transpose *)data;
+    transpose_kernel<<<transpose_grid(t->n), dim3(TILE, BLOCK_ROWS), 0, s>>>(t->out, t->in, t->n);
+    CHECK_LAUNCH();
+}
+
+int main(int argc, char **argv)
+{
+    static const struct variant v = {"optimized", run, NULL, NULL};
+    return run_variant(argc, argv, &PROBLEM, &v);
+}

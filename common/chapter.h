@@ -1,0 +1,93 @@
+/* The chapter contract: what a chapter's problem file and its programs hand to
+ * the common driver (driver.cu). A chapter folder holds
+ *   problem.cu   one `const struct problem PROBLEM` (inputs, reference, check)
+ *   problem.h    the chapter's data struct, shared by its programs
+ *   naive.cu, optimized.cu (and library.cu): kernels, a run function, and
+ *                a main() that is one call to run_variant().
+ * Everything else (command line, timing, checking, results) lives in common/. */
+#ifndef COMMON_CHAPTER_H
+#define COMMON_CHAPTER_H
+
+#include <stddef.h>
+#include <cuda_runtime.h>
+#include "check.h"
+#include "cli.h"
+
+/* How the timed region is measured. */
+enum timing {
+    TIME_KERNEL, /* CUDA events around device work, L2 flushed before each sample */
+    TIME_REGION  /* host wall clock around host-orchestrated work, end to end */
+};
+
+/* What the headline throughput is, and which roof it is compared with. */
+enum metric {
+    METRIC_GBS,    /* bytes / time, % of the measured device-to-device copy roof */
+    METRIC_GFLOPS, /* flops / time, % of the FP32 peak from device attributes */
+    METRIC_HOST_GBS /* host<->device bytes / time; no device roof applies */
+};
+
+/* What run_variant tells the problem: size, knobs and seed chosen by the user. */
+struct config {
+    long size;
+    long knob[MAX_KNOBS];
+    unsigned long long seed;
+};
+
+struct problem {
+    int number;              /* 20 */
+    const char *slug;        /* "matrix-transpose" */
+    const char *title;       /* "Matrix transpose" */
+    const char *section;     /* guide section, "5.3.2" */
+    const char *size_help;   /* what --size means, "matrix side n (n x n floats)" */
+    long default_size, small_size, odd_size, min_size, max_size;
+    struct knob knobs[MAX_KNOBS];
+    int nknobs;
+    enum timing timing;
+    enum metric metric;
+    const char *ncu_metrics; /* comma-separated, the chapter's profiler evidence */
+
+    /* Bytes of device and host memory create() will need, so that a size too
+     * large is refused with a message before anything is allocated. */
+    size_t (*device_bytes)(const struct config *c);
+    size_t (*host_bytes)(const struct config *c);
+    /* Allocate host and device buffers, fill inputs from c->seed, upload. */
+    void *(*create)(const struct config *c);
+    /* Fill every output with a value no correct run writes (NaN, 0xFF). */
+    void (*poison)(void *data);
+    /* Download the outputs and compare with the CPU reference. */
+    int (*check)(void *data, struct check_report *r);
+    /* Work counted for the derived figures (fewest bytes that must move; flops). */
+    double (*bytes)(const void *data);
+    double (*flops)(const void *data);
+    void (*destroy)(void *data);
+};
+
+/* One program of the pair (or the library bar). */
+struct variant {
+    const char *name;                   /* "naive", "optimized", "library" */
+    void (*run)(void *data, cudaStream_t stream); /* the timed work */
+    void (*prepare)(void *data);        /* optional, untimed, before the first run */
+    void (*release)(void *data);        /* optional, after the last run */
+};
+
+/* The whole program: parse options, check, time, report. Returns the exit
+ * code. SOURCE_HASH is defined by the Makefile when it compiles a chapter:
+ * the hash of the chapter's sources, written into every results row. */
+#ifndef SOURCE_HASH
+#define SOURCE_HASH "unknown"
+#endif
+int run_variant_hashed(int argc, char **argv, const struct problem *p, const struct variant *v,
+                       const char *source_hash);
+#define run_variant(argc, argv, p, v) run_variant_hashed((argc), (argv), (p), (v), SOURCE_HASH)
+
+/* Exit codes every program shares. */
+enum exit_code {
+    EXIT_OK = 0,
+    EXIT_CHECK_FAILED = 1,
+    EXIT_USAGE = 2,
+    EXIT_NO_GPU = 3,
+    EXIT_TOO_LARGE = 4,
+    EXIT_CUDA_ERROR = 5
+};
+
+#endif

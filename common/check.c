@@ -1,0 +1,138 @@
+#include "check.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+const char *check_mode_name(enum check_mode m)
+{
+    switch (m) {
+    case CHECK_EXACT: return "bit-exact";
+    case CHECK_ULP: return "ulp";
+    case CHECK_ABS_REL: return "abs+rel";
+    case CHECK_REL_L2: return "relative L2";
+    case CHECK_BOUND: return "per-element bound";
+    }
+    return "?";
+}
+
+/* Spacing of floats at |x|: 2^(e-23) for normal x, 2^-149 below FLT_MIN. */
+static double ulp_f32_at(double x)
+{
+    x = fabs(x);
+    if (x < 0x1.0p-126)
+        return 0x1.0p-149;
+    int e;
+    frexp(x, &e); /* x = m * 2^e, m in [0.5, 1) */
+    return ldexp(1.0, e - 1 - 23);
+}
+
+double ulp_distance_f32(float got, double ref)
+{
+    return fabs((double)got - ref) / ulp_f32_at(ref);
+}
+
+static void note_failure(struct check_report *r, size_t i, double got, double ref)
+{
+    if (r->nfirst < CHECK_FIRST) {
+        r->first_index[r->nfirst] = i;
+        r->first_got[r->nfirst] = got;
+        r->first_ref[r->nfirst] = ref;
+        r->nfirst++;
+    }
+    r->bad++;
+}
+
+static void report_init(struct check_report *r, enum check_mode mode, size_t n)
+{
+    memset(r, 0, sizeof *r);
+    r->mode = mode;
+    r->n = n;
+}
+
+static uint32_t bits_of(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+void check_f32(const float *got, const float *ref32, const double *ref64, size_t n,
+               const struct tolerance *t, const double *bound, struct check_report *r)
+{
+    report_init(r, t->mode, n);
+    double err2 = 0, ref2 = 0, worst_err = -1;
+    for (size_t i = 0; i < n; i++) {
+        double g = got[i];
+        double ref = ref64 ? ref64[i] : (double)ref32[i];
+        int ok;
+        double err = 0;
+        if (isnan(ref) || isnan(g) || isinf(ref) || isinf(g)) {
+            /* NaN only where NaN is expected; infinities must match. */
+            ok = (isnan(ref) && isnan(g)) || (!isnan(ref) && g == ref);
+            if (!ok)
+                err = INFINITY;
+        } else {
+            err = fabs(g - ref);
+            err2 += err * err;
+            ref2 += ref * ref;
+            double ulps = ulp_distance_f32(got[i], ref);
+            if (ulps > r->max_ulp)
+                r->max_ulp = ulps;
+            switch (t->mode) {
+            case CHECK_EXACT:
+                ok = bits_of(got[i]) == bits_of(ref64 ? (float)ref : ref32[i]);
+                break;
+            case CHECK_ULP: ok = ulps <= t->ulp; break;
+            case CHECK_ABS_REL: ok = err <= t->abs + t->rel * fabs(ref); break;
+            case CHECK_BOUND: ok = err <= bound[i]; break;
+            default: ok = 1; break; /* CHECK_REL_L2 is decided on the whole array */
+            }
+        }
+        if (err > r->max_abs || (isinf(err) && !isinf(r->max_abs)))
+            r->max_abs = err;
+        if (err > worst_err) {
+            worst_err = err;
+            r->worst = i;
+        }
+        if (!ok)
+            note_failure(r, i, g, ref);
+    }
+    r->rel_l2 = ref2 > 0 ? sqrt(err2) / sqrt(ref2) : sqrt(err2);
+    r->passed = r->bad == 0 && n > 0;
+    if (t->mode == CHECK_REL_L2 && !(r->rel_l2 <= t->rel_l2))
+        r->passed = 0;
+}
+
+void check_bytes(const void *got, const void *ref, size_t n, size_t elem_size,
+                 struct check_report *r)
+{
+    report_init(r, CHECK_EXACT, n);
+    const unsigned char *g = got, *e = ref;
+    for (size_t i = 0; i < n; i++) {
+        if (memcmp(g + i * elem_size, e + i * elem_size, elem_size) != 0) {
+            int64_t gv = 0, ev = 0; /* shown as integers of up to 8 bytes */
+            memcpy(&gv, g + i * elem_size, elem_size < 8 ? elem_size : 8);
+            memcpy(&ev, e + i * elem_size, elem_size < 8 ? elem_size : 8);
+            if (r->bad == 0)
+                r->worst = i;
+            note_failure(r, i, (double)gv, (double)ev);
+        }
+    }
+    r->max_abs = r->bad ? 1 : 0;
+    r->passed = r->bad == 0 && n > 0;
+}
+
+void check_print(const struct check_report *r, FILE *f)
+{
+    fprintf(f, "check: %s, %zu elements, %zu wrong: %s\n", check_mode_name(r->mode), r->n, r->bad,
+            r->passed ? "PASS" : "FAIL");
+    if (r->mode != CHECK_EXACT)
+        fprintf(f, "check: max abs error %.3g, max %.3g ulp, relative L2 %.3g (worst at %zu)\n",
+                r->max_abs, r->max_ulp, r->rel_l2, r->worst);
+    for (int i = 0; i < r->nfirst; i++)
+        fprintf(f, "check: element %zu is %.9g, expected %.9g\n", r->first_index[i],
+                r->first_got[i], r->first_ref[i]);
+    if (r->n == 0)
+        fprintf(f, "check: no elements were compared\n");
+}

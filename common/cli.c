@@ -1,0 +1,166 @@
+/* Command line parsing for every chapter program. Unknown options and bad
+ * values are errors with one clear sentence; the caller exits with 2. */
+#include "cli.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int parse_long(const char *text, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (errno || end == text || *end != '\0')
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int cli_parse_size(const char *text, const struct cli_spec *s, long *out)
+{
+    if (strcmp(text, "default") == 0) { *out = s->default_size; return 0; }
+    if (strcmp(text, "small") == 0) { *out = s->small_size; return 0; }
+    if (strcmp(text, "odd") == 0) { *out = s->odd_size; return 0; }
+
+    char *end;
+    errno = 0;
+    long long v = strtoll(text, &end, 10);
+    if (errno || end == text || v < 0)
+        return -1;
+    long long scale = 1;
+    if (*end == 'K' || *end == 'k') { scale = 1LL << 10; end++; }
+    else if (*end == 'M' || *end == 'm') { scale = 1LL << 20; end++; }
+    else if (*end == 'G' || *end == 'g') { scale = 1LL << 30; end++; }
+    if (*end != '\0' || v > (long long)(LONG_MAX / scale))
+        return -1;
+    *out = (long)(v * scale);
+    return 0;
+}
+
+void cli_usage(const struct cli_spec *s, void *file)
+{
+    FILE *f = file;
+    fprintf(f, "usage: %s [options]\n", s->program);
+    fprintf(f, "%s\n\n", s->title);
+    fprintf(f, "  --size N        %s\n", s->size_help);
+    fprintf(f, "                  default %ld, range %ld..%ld; K, M, G suffixes (x1024);\n",
+            s->default_size, s->min_size, s->max_size);
+    fprintf(f, "                  or the words default, small (%ld), odd (%ld)\n",
+            s->small_size, s->odd_size);
+    for (int i = 0; i < s->nknobs; i++) {
+        const struct knob *k = &s->knobs[i];
+        fprintf(f, "  --%-13s %s (default %ld, range %ld..%ld)\n", k->name, k->help, k->def,
+                k->min, k->max);
+    }
+    fprintf(f, "  --seed S        seed of the random inputs (default 1)\n");
+    fprintf(f, "  --check-only    verify against the CPU reference once; no timing\n");
+    fprintf(f, "  --samples N     timed samples, at least 20 (default 20; more are taken\n");
+    fprintf(f, "                  until 0.5 s of samples)\n");
+    fprintf(f, "  --warm-l2       do not flush the L2 cache before each sample\n");
+    fprintf(f, "  --append FILE   append this run's result as one CSV row to FILE\n");
+    fprintf(f, "  --describe      print the problem's facts as key=value lines (for scripts)\n");
+    fprintf(f, "  --help          this message\n");
+    fprintf(f, "\nexit status: 0 ok, 1 check failed, 2 usage, 3 no CUDA GPU, 4 too large\n"
+               "for this GPU or host, 5 CUDA error\n");
+}
+
+static const char *value_of(int argc, char **argv, int *i, char *err, size_t errlen)
+{
+    if (*i + 1 >= argc) {
+        snprintf(err, errlen, "option %s needs a value", argv[*i]);
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+enum cli_status cli_parse(int argc, char **argv, const struct cli_spec *s,
+                          struct options *o, char *err, size_t errlen)
+{
+    memset(o, 0, sizeof *o);
+    o->size = s->default_size;
+    o->seed = 1;
+    o->min_samples = 20;
+    for (int k = 0; k < s->nknobs; k++)
+        o->knob[k] = s->knobs[k].def;
+
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
+            return CLI_HELP;
+        if (strcmp(a, "--describe") == 0)
+            return CLI_DESCRIBE;
+        if (strcmp(a, "--check-only") == 0) { o->check_only = 1; continue; }
+        if (strcmp(a, "--warm-l2") == 0) { o->warm_l2 = 1; continue; }
+        if (strcmp(a, "--size") == 0) {
+            if (!(v = value_of(argc, argv, &i, err, errlen)))
+                return CLI_ERROR;
+            if (cli_parse_size(v, s, &o->size) != 0) {
+                snprintf(err, errlen, "--size: '%s' is not a size", v);
+                return CLI_ERROR;
+            }
+            if (o->size < s->min_size || o->size > s->max_size) {
+                snprintf(err, errlen, "--size %ld is out of range %ld..%ld", o->size,
+                         s->min_size, s->max_size);
+                return CLI_ERROR;
+            }
+            continue;
+        }
+        if (strcmp(a, "--seed") == 0) {
+            long seed;
+            if (!(v = value_of(argc, argv, &i, err, errlen)))
+                return CLI_ERROR;
+            if (parse_long(v, &seed) != 0 || seed < 0) {
+                snprintf(err, errlen, "--seed: '%s' is not a non-negative integer", v);
+                return CLI_ERROR;
+            }
+            o->seed = (unsigned long long)seed;
+            continue;
+        }
+        if (strcmp(a, "--samples") == 0) {
+            long n;
+            if (!(v = value_of(argc, argv, &i, err, errlen)))
+                return CLI_ERROR;
+            if (parse_long(v, &n) != 0 || n < 20 || n > 100000) {
+                snprintf(err, errlen, "--samples: '%s' is not an integer in 20..100000", v);
+                return CLI_ERROR;
+            }
+            o->min_samples = (int)n;
+            continue;
+        }
+        if (strcmp(a, "--append") == 0) {
+            if (!(v = value_of(argc, argv, &i, err, errlen)))
+                return CLI_ERROR;
+            if (*v == '\0') {
+                snprintf(err, errlen, "--append needs a file name");
+                return CLI_ERROR;
+            }
+            o->append = v;
+            continue;
+        }
+        int matched = 0;
+        for (int k = 0; k < s->nknobs && !matched; k++) {
+            const struct knob *kn = &s->knobs[k];
+            if (strncmp(a, "--", 2) != 0 || strcmp(a + 2, kn->name) != 0)
+                continue;
+            matched = 1;
+            if (!(v = value_of(argc, argv, &i, err, errlen)))
+                return CLI_ERROR;
+            long n;
+            if (parse_long(v, &n) != 0 || n < kn->min || n > kn->max) {
+                snprintf(err, errlen, "--%s: '%s' is not an integer in %ld..%ld", kn->name, v,
+                         kn->min, kn->max);
+                return CLI_ERROR;
+            }
+            o->knob[k] = n;
+        }
+        if (!matched) {
+            snprintf(err, errlen, "unknown option '%s'", a);
+            return CLI_ERROR;
+        }
+    }
+    return CLI_OK;
+}

@@ -1,0 +1,28 @@
+/* What the harness needs to know about the GPU, and the roofs it measures. */
+#ifndef COMMON_DEVICE_H
+#define COMMON_DEVICE_H
+
+#include <stddef.h>
+
+struct gpu_info {
+    char name[256];
+    int cc_major, cc_minor, sms;
+    size_t l2_bytes, mem_total, mem_free;
+    int max_clock_khz;          /* cudaDevAttrClockRate: the rated boost clock */
+    int fp32_lanes_per_sm;
+    double fp32_peak_gflops;    /* sms * lanes * 2 flops (FMA) * rated clock */
+    char driver[16], runtime[16];
+};
+
+/* Find device 0 and fill g. Returns 0, or prints one sentence and returns
+ * EXIT_NO_GPU when no CUDA GPU can be used. */
+int gpu_open(struct gpu_info *g);
+
+/* Device-to-device cudaMemcpy bandwidth (bytes read + written) of a copy far
+ * larger than the L2, median of 20 cold-cache samples, in GB/s (1e9). */
+double gpu_copy_roof_gbs(const struct gpu_info *g);
+
+/* SM clock seen now, from clock64() cycles over event time, in MHz. */
+double gpu_measure_sm_clock_mhz(void);
+
+#endif

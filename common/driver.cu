@@ -1,0 +1,246 @@
+/* The common driver behind every chapter program: parse the command line,
+ * refuse what cannot run, check against the CPU reference, time, report. */
+#include "chapter.h"
+#include "cuda_check.h"
+#include "device.h"
+#include "flush.h"
+#include "results.h"
+#include "timing.h"
+
+#include <nvtx3/nvToolsExt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static void spec_of(const struct problem *p, const char *variant, char *program, size_t len,
+                    struct cli_spec *s)
+{
+    snprintf(program, len, "%02d-%s/%s", p->number, p->slug, variant);
+    s->program = program;
+    s->title = p->title;
+    s->size_help = p->size_help;
+    s->default_size = p->default_size;
+    s->small_size = p->small_size;
+    s->odd_size = p->odd_size;
+    s->min_size = p->min_size;
+    s->max_size = p->max_size;
+    s->knobs = p->knobs;
+    s->nknobs = p->nknobs;
+}
+
+static void describe(const struct problem *p, const struct variant *v)
+{
+    printf("chapter=%02d\nslug=%s\nvariant=%s\ntitle=%s\nsection=%s\n", p->number, p->slug,
+           v->name, p->title, p->section);
+    printf("default_size=%ld\nsmall_size=%ld\nodd_size=%ld\nmin_size=%ld\nmax_size=%ld\n",
+           p->default_size, p->small_size, p->odd_size, p->min_size, p->max_size);
+    printf("timing=%s\nmetric=%s\nncu_metrics=%s\n", p->timing == TIME_KERNEL ? "kernel" : "region",
+           p->metric == METRIC_GFLOPS ? "GFLOP/s" : "GB/s", p->ncu_metrics ? p->ncu_metrics : "");
+    for (int k = 0; k < p->nknobs; k++)
+        printf("knob=%s\n", p->knobs[k].name);
+}
+
+/* MemAvailable from /proc/meminfo, in bytes; 0 if unknown. */
+static size_t host_available(void)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (!f)
+        return 0;
+    char line[256];
+    unsigned long long kb = 0;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+            break;
+    fclose(f);
+    return (size_t)kb * 1024;
+}
+
+static int fits(const struct problem *p, const struct config *c, const struct gpu_info *g,
+                int timing)
+{
+    const double GiB = 1073741824.0;
+    size_t need = p->device_bytes(c);
+    /* Timing also holds the L2 flush buffer and, briefly, the copy-roof buffers. */
+    size_t extra = timing ? 2 * g->l2_bytes + ((size_t)64 << 20) : ((size_t)64 << 20);
+    size_t free_b = g->mem_free;
+    const char *fake = getenv("GUIDE_FAKE_FREE_BYTES"); /* lets tests reach this path */
+    if (fake)
+        free_b = (size_t)strtoull(fake, NULL, 10);
+    if (need + extra > free_b) {
+        fprintf(stderr,
+                "error: --size %ld needs %.2f GiB of GPU memory, but %s has %.2f GiB free; "
+                "try a smaller --size\n",
+                c->size, (need + extra) / GiB, g->name, free_b / GiB);
+        return 0;
+    }
+    size_t host_need = p->host_bytes(c), avail = host_available();
+    if (avail && host_need > avail) {
+        fprintf(stderr,
+                "error: --size %ld needs %.2f GiB of host memory, but %.2f GiB is available; "
+                "try a smaller --size\n",
+                c->size, host_need / GiB, avail / GiB);
+        return 0;
+    }
+    return 1;
+}
+
+static void knob_text(const struct problem *p, const struct config *c, char *out, size_t len)
+{
+    out[0] = '\0';
+    for (int k = 0; k < p->nknobs; k++) {
+        size_t used = strlen(out);
+        snprintf(out + used, len - used, "%s%s=%ld", k ? ";" : "", p->knobs[k].name, c->knob[k]);
+    }
+}
+
+static int verify(const struct problem *p, const struct variant *v, void *data,
+                  cudaStream_t s, struct check_report *rep)
+{
+    nvtxRangePushA(v->name);
+    p->poison(data);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    v->run(data, s);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    nvtxRangePop();
+    p->check(data, rep);
+    check_print(rep, stdout);
+    return rep->passed;
+}
+
+int run_variant_hashed(int argc, char **argv, const struct problem *p, const struct variant *v,
+                       const char *source_hash)
+{
+    char program[128], err[256];
+    struct cli_spec spec;
+    struct options o;
+    spec_of(p, v->name, program, sizeof program, &spec);
+    switch (cli_parse(argc, argv, &spec, &o, err, sizeof err)) {
+    case CLI_HELP: cli_usage(&spec, stdout); return EXIT_OK;
+    case CLI_DESCRIBE: describe(p, v); return EXIT_OK;
+    case CLI_ERROR:
+        fprintf(stderr, "%s: error: %s\n", program, err);
+        fprintf(stderr, "run '%s --help' for the options\n", argv[0]);
+        return EXIT_USAGE;
+    case CLI_OK: break;
+    }
+    setvbuf(stdout, NULL, _IOLBF, 0);
+
+    struct config cfg;
+    cfg.size = o.size;
+    cfg.seed = o.seed;
+    memcpy(cfg.knob, o.knob, sizeof cfg.knob);
+    char knobs[128];
+    knob_text(p, &cfg, knobs, sizeof knobs);
+
+    struct gpu_info g;
+    int rc = gpu_open(&g);
+    if (rc)
+        return rc;
+    if (!fits(p, &cfg, &g, !o.check_only))
+        return EXIT_TOO_LARGE;
+
+    printf("%s: size %ld%s%s, seed %llu, on %s\n", program, cfg.size, *knobs ? ", " : "", knobs,
+           cfg.seed, g.name);
+    void *data = p->create(&cfg);
+    if (v->prepare)
+        v->prepare(data);
+    cudaStream_t s;
+    CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+
+    struct check_report rep;
+    int passed = verify(p, v, data, s, &rep);
+
+    struct result_row row;
+    memset(&row, 0, sizeof row);
+    struct timing_result tr;
+    memset(&tr, 0, sizeof tr);
+    double roof = -1, rate = -1;
+    const char *roof_name = "";
+    if (passed && !o.check_only) {
+        struct l2_flusher fl;
+        l2_flusher_init(&fl, g.l2_bytes);
+        struct timing_opts to = {o.min_samples, 0.5, o.warm_l2};
+        nvtxRangePushA(v->name);
+        time_variant(p->timing, v, data, s, &fl, &to, &tr);
+        nvtxRangePop();
+        row.sm_clock_mhz = gpu_measure_sm_clock_mhz();
+        l2_flusher_free(&fl);
+        double sec = tr.us.median * 1e-6;
+        if (p->metric == METRIC_GFLOPS) {
+            rate = p->flops(data) / sec / 1e9;
+            roof = g.fp32_peak_gflops;
+            roof_name = "fp32";
+        } else {
+            rate = p->bytes(data) / sec / 1e9;
+            if (p->metric == METRIC_GBS) {
+                roof = gpu_copy_roof_gbs(&g);
+                roof_name = "copy";
+            }
+        }
+        const char *unit = p->metric == METRIC_GFLOPS ? "GFLOP/s" : "GB/s";
+        printf("time: median %.2f us (min %.2f, q1 %.2f, q3 %.2f), noise %.2f%%, %d samples\n",
+               tr.us.median, tr.us.min, tr.us.q1, tr.us.q3, 100 * tr.us.noise, tr.us.n);
+        printf("time: %s\n", tr.method);
+        if (tr.us.noise > 0.05)
+            printf("warning: noise above 5%%; another process may be using this GPU\n");
+        if (roof > 0)
+            printf("rate: %.1f %s = %.1f%% of the %s roof (%.1f %s)\n", rate, unit,
+                   100 * rate / roof, roof_name, roof, unit);
+        else
+            printf("rate: %.1f %s\n", rate, unit);
+        printf("gpu: %s, cc %d.%d, %d SMs, SM clock %.0f MHz measured (rated %.0f), "
+               "driver %s, runtime %s\n",
+               g.name, g.cc_major, g.cc_minor, g.sms, row.sm_clock_mhz, g.max_clock_khz / 1e3,
+               g.driver, g.runtime);
+    }
+
+    if (o.append) {
+        char date[32];
+        time_t t = time(NULL);
+        strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+        const char *commit = getenv("RESULTS_COMMIT");
+        row.chapter = p->number;
+        row.slug = p->slug;
+        row.variant = v->name;
+        row.gpu = g.name;
+        row.cc_major = g.cc_major;
+        row.cc_minor = g.cc_minor;
+        row.sms = g.sms;
+        if (!row.sm_clock_mhz)
+            row.sm_clock_mhz = -1;
+        row.driver = g.driver;
+        row.cuda = g.runtime;
+        row.size = cfg.size;
+        row.knobs = knobs;
+        row.seed = cfg.seed;
+        row.method = o.check_only ? "check only" : (passed ? tr.method : "not timed: check failed");
+        row.samples = tr.us.n;
+        int timed = passed && !o.check_only;
+        row.median_us = timed ? tr.us.median : -1;
+        row.min_us = timed ? tr.us.min : -1;
+        row.q1_us = timed ? tr.us.q1 : -1;
+        row.q3_us = timed ? tr.us.q3 : -1;
+        row.noise_pct = timed ? 100 * tr.us.noise : -1;
+        row.gbs = timed && p->metric != METRIC_GFLOPS ? rate : -1;
+        row.gflops = timed && p->metric == METRIC_GFLOPS ? rate : -1;
+        row.roof_name = roof_name;
+        row.roof = roof;
+        row.pct_roof = roof > 0 && rate > 0 ? 100 * rate / roof : -1;
+        row.check_passed = passed;
+        row.max_err = rep.mode == CHECK_EXACT ? (double)rep.bad : rep.max_abs;
+        row.source_hash = source_hash;
+        row.commit = commit && *commit ? commit : "unknown";
+        row.date = date;
+        if (results_append(o.append, &row) != 0) {
+            fprintf(stderr, "error: could not append the result to '%s'\n", o.append);
+            return EXIT_USAGE;
+        }
+    }
+
+    if (v->release)
+        v->release(data);
+    p->destroy(data);
+    CUDA_CHECK(cudaStreamDestroy(s));
+    return passed ? EXIT_OK : EXIT_CHECK_FAILED;
+}
