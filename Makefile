@@ -10,7 +10,9 @@ WARN      := -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror,-Wno-missing-
 CFLAGS    ?= -O2 -std=c11 -Wall -Wextra -Werror -pedantic
 BUILD     := build
 CUDA_LIB  := $(dir $(shell which $(NVCC) 2>/dev/null))../lib64
-export RESULTS_COMMIT := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD -- chapters common 2>/dev/null || echo -dirty)
+RESULTS_COMMIT ?= $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD -- chapters common 2>/dev/null || echo -dirty)
+
+export RESULTS_COMMIT
 
 CHAPTER_DIRS := $(sort $(patsubst %/problem.cu,%,$(wildcard chapters/[0-9][0-9]-*/problem.cu)))
 COMMON_H     := $(wildcard common/*.h)
@@ -18,14 +20,14 @@ COMMON_OBJ   := $(patsubst common/%.c,$(BUILD)/common/%.o,$(wildcard common/*.c)
                 $(patsubst common/%.cu,$(BUILD)/common/%.o,$(wildcard common/*.cu))
 LIBCOMMON    := $(BUILD)/libcommon.a
 
-.PHONY: all help test unit results sanitize readme-results deps clean
+.PHONY: all help test unit results sanitize readme deps clean print-arch
 .DEFAULT_GOAL := help
 
 help:
 	@echo "make chapter-NN     build, verify and time chapter NN on this GPU (ARGS='--size 4096' passes options)"
 	@echo "make all            build every chapter's programs"
 	@echo "make results        measure every chapter (or CHAPTERS='20 13') into results/<gpu>.csv"
-	@echo "make readme-results rewrite the results block of every chapter README from results/"
+	@echo "make readme         regenerate the listings, diff and results blocks of every chapter README"
 	@echo "make test           host unit tests, warnings-as-errors build, CLI and no-GPU checks,"
 	@echo "                    results staleness, the book; on a GPU every chapter at small and odd sizes"
 	@echo "make unit           host unit tests of the harness and the checker only"
@@ -91,7 +93,7 @@ profile-%:
 results: all
 	@scripts/measure.sh $(CHAPTERS)
 
-readme-results:
+readme:
 	@python3 scripts/results.py readme $(CHAPTER_DIRS)
 
 unit:
@@ -110,3 +112,6 @@ deps:
 
 clean:
 	rm -rf $(BUILD) $(foreach d,$(CHAPTER_DIRS),$($(d)_PROGRAMS))
+
+print-arch:
+	@echo $(ARCH)

@@ -104,6 +104,19 @@ void check_f32(const float *got, const float *ref32, const double *ref64, size_t
         r->passed = 0;
 }
 
+/* A signed integer of 1, 2, 4 or 8 bytes, for the report (other sizes: 0). */
+static double as_integer(const unsigned char *p, size_t size)
+{
+    int8_t a; int16_t b; int32_t c; int64_t d;
+    switch (size) {
+    case 1: memcpy(&a, p, 1); return a;
+    case 2: memcpy(&b, p, 2); return b;
+    case 4: memcpy(&c, p, 4); return c;
+    case 8: memcpy(&d, p, 8); return (double)d;
+    }
+    return 0;
+}
+
 void check_bytes(const void *got, const void *ref, size_t n, size_t elem_size,
                  struct check_report *r)
 {
@@ -111,12 +124,10 @@ void check_bytes(const void *got, const void *ref, size_t n, size_t elem_size,
     const unsigned char *g = got, *e = ref;
     for (size_t i = 0; i < n; i++) {
         if (memcmp(g + i * elem_size, e + i * elem_size, elem_size) != 0) {
-            int64_t gv = 0, ev = 0; /* shown as integers of up to 8 bytes */
-            memcpy(&gv, g + i * elem_size, elem_size < 8 ? elem_size : 8);
-            memcpy(&ev, e + i * elem_size, elem_size < 8 ? elem_size : 8);
             if (r->bad == 0)
                 r->worst = i;
-            note_failure(r, i, (double)gv, (double)ev);
+            note_failure(r, i, as_integer(g + i * elem_size, elem_size),
+                         as_integer(e + i * elem_size, elem_size));
         }
     }
     r->max_abs = r->bad ? 1 : 0;

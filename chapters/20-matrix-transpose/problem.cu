@@ -81,10 +81,14 @@ const struct problem PROBLEM = {
     .max_size = 32768,
     .timing = TIME_KERNEL,
     .metric = METRIC_GBS,
-    .ncu_metrics = "dram__bytes_read.sum,dram__bytes_write.sum,"
-                   "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,"
+    /* Global stores: sectors per request is 32 for the naive kernel (one
+     * sector per thread) and 4 for the tiled one (128 contiguous bytes).
+     * Shared memory: wavefronts per instruction is 1 when conflict-free. */
+    .ncu_metrics = "gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,"
                    "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,"
-                   "l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,gpu__time_duration.sum",
+                   "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,"
+                   "smsp__sass_inst_executed_op_shared_ld.sum,"
+                   "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
     .device_bytes = device_bytes,
     .host_bytes = host_bytes,
     .create = create,

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# make sanitize: compute-sanitizer's four tools over every program of every
+# chapter at its small size. Any error fails.
+set -u
+here=$(dirname "$0")
+. "$here/variants.sh"
+command -v compute-sanitizer >/dev/null || { echo "error: compute-sanitizer is not on PATH" >&2; exit 2; }
+nvidia-smi -L >/dev/null 2>&1 || { echo "error: make sanitize needs a CUDA GPU" >&2; exit 3; }
+pass=0 fail=0
+for d in "$@"; do
+    for prog in $(chapter_programs "$d"); do
+        for tool in memcheck racecheck initcheck synccheck; do
+            log=$(mktemp)
+            if compute-sanitizer --tool "$tool" --error-exitcode 99 "$prog" --check-only --size small >"$log" 2>&1; then
+                echo "PASS: $tool $prog"; pass=$((pass + 1))
+            else
+                echo "FAIL: $tool $prog"; tail -n 20 "$log"; fail=$((fail + 1))
+            fi
+            rm -f "$log"
+        done
+    done
+done
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]

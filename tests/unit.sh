@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Host unit tests of common/ (no GPU, no nvcc): build each test with gcc and
+# run it. Prints the totals as "N passed, N failed".
+set -u
+cd "$(dirname "$0")/.."
+mkdir -p build/tests
+pass=0 fail=0
+for src in tests/unit/test_*.c; do
+    name=$(basename "$src" .c)
+    bin=build/tests/$name
+    mod=common/${name#test_}.c
+    if ! gcc -std=c11 -O1 -g -Wall -Wextra -Werror -pedantic -D_DEFAULT_SOURCE "$src" "$mod" -lm -o "$bin"; then
+        echo "FAIL: $name does not compile"; fail=$((fail + 1)); continue
+    fi
+    out=$("$bin"); rc=$?
+    echo "$out" | grep '^FAIL' || true
+    last=$(echo "$out" | tail -n 1)
+    p=$(echo "$last" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
+    f=$(echo "$last" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
+    if [ -z "$p" ]; then echo "FAIL: $name crashed (exit $rc)"; fail=$((fail + 1)); continue; fi
+    echo "$name: $last"
+    pass=$((pass + p)); fail=$((fail + f))
+    [ $rc -eq 0 ] || [ "$f" -gt 0 ] || { echo "FAIL: $name exit $rc"; fail=$((fail + 1)); }
+done
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]

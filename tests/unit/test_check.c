@@ -1,0 +1,142 @@
+/* The checker: planted failures of every kind must be caught, and results
+ * just inside a tolerance must pass. */
+#include "../../common/check.h"
+#include "unit.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#define N 1000
+
+static float got[N], ref32[N];
+static double ref64[N], bound[N];
+
+static void fresh(void)
+{
+    for (int i = 0; i < N; i++) {
+        ref32[i] = (float)(i * 0.37 - 100.0);
+        ref64[i] = ref32[i];
+        got[i] = ref32[i];
+        bound[i] = 1e-3;
+    }
+}
+
+static float poisoned(void)
+{
+    uint32_t u = 0xFFFFFFFFu; /* what poison_device writes */
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+int main(void)
+{
+    struct check_report r;
+    struct tolerance exact = {CHECK_EXACT, 0, 0, 0, 0};
+    struct tolerance ulp2 = {CHECK_ULP, 2, 0, 0, 0};
+    struct tolerance absrel = {CHECK_ABS_REL, 0, 1e-6, 1e-5, 0};
+    struct tolerance l2 = {CHECK_REL_L2, 0, 0, 0, 1e-6};
+    struct tolerance per = {CHECK_BOUND, 0, 0, 0, 0};
+
+    fresh();
+    check_f32(got, ref32, NULL, N, &exact, NULL, &r);
+    EXPECT(r.passed && r.bad == 0 && r.max_abs == 0);
+
+    /* A planted wrong element is found, with its index. */
+    got[123] = nextafterf(got[123], INFINITY);
+    check_f32(got, ref32, NULL, N, &exact, NULL, &r);
+    EXPECT(!r.passed && r.bad == 1 && r.nfirst == 1 && r.first_index[0] == 123);
+    /* ...and is within 2 ulp. */
+    check_f32(got, ref32, NULL, N, &ulp2, NULL, &r);
+    EXPECT(r.passed && r.max_ulp == 1);
+
+    /* Just inside and just outside an ulp tolerance. */
+    fresh();
+    got[500] = nextafterf(nextafterf(ref32[500], INFINITY), INFINITY); /* 2 ulp */
+    check_f32(got, ref32, NULL, N, &ulp2, NULL, &r);
+    EXPECT(r.passed && r.max_ulp == 2);
+    got[500] = nextafterf(got[500], INFINITY); /* 3 ulp */
+    check_f32(got, ref32, NULL, N, &ulp2, NULL, &r);
+    EXPECT(!r.passed && r.bad == 1 && r.worst == 500);
+
+    /* An unwritten (poisoned) element fails every mode. */
+    fresh();
+    got[0] = poisoned();
+    EXPECT(isnan(got[0]));
+    check_f32(got, ref32, NULL, N, &exact, NULL, &r);
+    EXPECT(!r.passed && r.bad == 1);
+    check_f32(got, NULL, ref64, N, &absrel, NULL, &r);
+    EXPECT(!r.passed);
+    check_f32(got, NULL, ref64, N, &l2, NULL, &r);
+    EXPECT(!r.passed);
+
+    /* NaN passes only where the reference is NaN. */
+    fresh();
+    got[9] = NAN;
+    ref32[9] = NAN;
+    ref64[9] = NAN;
+    check_f32(got, ref32, NULL, N, &exact, NULL, &r);
+    EXPECT(r.passed);
+    check_f32(got, NULL, ref64, N, &ulp2, NULL, &r);
+    EXPECT(r.passed);
+    got[9] = 1.0f; /* a number where NaN was expected */
+    check_f32(got, NULL, ref64, N, &ulp2, NULL, &r);
+    EXPECT(!r.passed);
+
+    /* Infinities must match, sign included. */
+    fresh();
+    got[3] = INFINITY;
+    ref64[3] = INFINITY;
+    check_f32(got, NULL, ref64, N, &absrel, NULL, &r);
+    EXPECT(r.passed);
+    got[3] = -INFINITY;
+    check_f32(got, NULL, ref64, N, &absrel, NULL, &r);
+    EXPECT(!r.passed);
+    got[3] = 3.4e38f; /* finite where infinity was expected */
+    check_f32(got, NULL, ref64, N, &absrel, NULL, &r);
+    EXPECT(!r.passed);
+
+    /* abs + rel: the edge of the tolerance. */
+    fresh();
+    ref64[10] = 1000.0;
+    got[10] = (float)(1000.0 + 0.5 * (1e-6 + 1e-5 * 1000.0));
+    check_f32(got, NULL, ref64, N, &absrel, NULL, &r);
+    EXPECT(r.passed);
+    got[10] = (float)(1000.0 + 2.0 * (1e-6 + 1e-5 * 1000.0));
+    check_f32(got, NULL, ref64, N, &absrel, NULL, &r);
+    EXPECT(!r.passed && r.first_index[0] == 10);
+
+    /* Relative L2: one large error in a long vector. */
+    fresh();
+    check_f32(got, NULL, ref64, N, &l2, NULL, &r);
+    EXPECT(r.passed && r.rel_l2 == 0);
+    got[77] += 1.0f;
+    check_f32(got, NULL, ref64, N, &l2, NULL, &r);
+    EXPECT(!r.passed && r.rel_l2 > 1e-6);
+
+    /* Per-element bounds. */
+    fresh();
+    got[5] = (float)(ref64[5] + 0.5e-3);
+    check_f32(got, NULL, ref64, N, &per, bound, &r);
+    EXPECT(r.passed);
+    bound[5] = 1e-4;
+    check_f32(got, NULL, ref64, N, &per, bound, &r);
+    EXPECT(!r.passed && r.bad == 1);
+
+    /* Integers, bit for bit; an empty comparison never passes. */
+    int32_t a[4] = {1, 2, 3, 4}, b[4] = {1, 2, 3, 4};
+    check_bytes(a, b, 4, sizeof a[0], &r);
+    EXPECT(r.passed);
+    a[2] = -1;
+    check_bytes(a, b, 4, sizeof a[0], &r);
+    EXPECT(!r.passed && r.bad == 1 && r.first_index[0] == 2 && r.first_got[0] == -1);
+    check_bytes(a, b, 0, sizeof a[0], &r);
+    EXPECT(!r.passed);
+
+    /* ulp distance against a double reference. */
+    EXPECT(ulp_distance_f32(1.0f, 1.0) == 0);
+    EXPECT(ulp_distance_f32(nextafterf(1.0f, 2.0f), 1.0) == 1);
+    EXPECT(ulp_distance_f32(0x1p-149f, 0.0) == 1); /* smallest subnormal */
+    return UNIT_REPORT();
+}

@@ -1,0 +1,87 @@
+/* The results row: column count, empty fields for figures that do not
+ * apply, quoting, and the header written once. */
+#include "../../common/results.h"
+#include "unit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int count_fields(const char *line)
+{
+    int n = 1, quoted = 0;
+    for (; *line; line++) {
+        if (*line == '"')
+            quoted = !quoted;
+        else if (*line == ',' && !quoted)
+            n++;
+    }
+    return n;
+}
+
+int main(void)
+{
+    struct result_row r = {0};
+    r.chapter = 20;
+    r.slug = "matrix-transpose";
+    r.variant = "naive";
+    r.gpu = "NVIDIA H100 80GB HBM3";
+    r.cc_major = 9;
+    r.sms = 132;
+    r.sm_clock_mhz = 1980;
+    r.driver = r.cuda = "13.0";
+    r.size = 16384;
+    r.knobs = "";
+    r.seed = 1;
+    r.method = "CUDA events, L2 flushed";
+    r.samples = 20;
+    r.median_us = 2000;
+    r.min_us = r.q1_us = r.q3_us = 1990;
+    r.noise_pct = 0.5;
+    r.gbs = 1073.7;
+    r.gflops = -1;
+    r.roof_name = "copy";
+    r.roof = 3000;
+    r.pct_roof = 35.8;
+    r.check_passed = 1;
+    r.source_hash = "abcdef123456";
+    r.commit = "1234567";
+    r.date = "2026-11-22T00:00:00Z";
+
+    char line[2048];
+    EXPECT(results_format(line, sizeof line, &r) > 0);
+    EXPECT(count_fields(line) == count_fields(results_header()));
+    EXPECT(strstr(line, ",1073.7,,copy,") != NULL); /* gflops empty */
+    EXPECT(strstr(line, ",pass,") != NULL);
+
+    r.method = "graph, 10 runs, \"warm\"";
+    EXPECT(results_format(line, sizeof line, &r) > 0);
+    EXPECT(strstr(line, "\"graph, 10 runs, \"\"warm\"\"\"") != NULL);
+    EXPECT(count_fields(line) == count_fields(results_header()));
+
+    char small[16];
+    EXPECT(results_format(small, sizeof small, &r) == -1);
+
+    char path[] = "/tmp/results-test-XXXXXX";
+    int fd = mkstemp(path);
+    EXPECT(fd >= 0);
+    close(fd);
+    r.check_passed = 0;
+    EXPECT(results_append(path, &r) == 0);
+    EXPECT(results_append(path, &r) == 0);
+    FILE *f = fopen(path, "r");
+    char buf[2048];
+    int lines = 0, headers = 0, fails = 0;
+    while (f && fgets(buf, sizeof buf, f)) {
+        lines++;
+        headers += strncmp(buf, "chapter,slug,", 13) == 0;
+        fails += strstr(buf, ",fail,") != NULL;
+    }
+    if (f)
+        fclose(f);
+    EXPECT(lines == 3 && headers == 1 && fails == 2);
+    unlink(path);
+    EXPECT(results_append("/nonexistent-dir/x.csv", &r) == -1);
+    return UNIT_REPORT();
+}
