@@ -1,0 +1,228 @@
+/* Chapter 25, the problem: for every input x, the sum over k = 1..terms of
+ * sin(a_k) + exp(a_k) with a_k = x * (k / terms), a K-point sum that samples
+ * both functions between 0 and x. The check holds each element to an error
+ * bound derived from the documented accuracy of the functions the program
+ * used (see term_bound) and a double-precision reference. */
+#include "problem.h"
+#include "cuda_check.h"
+#include "rng.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+enum { KNOB_TERMS };
+
+/* The CPU reference costs about one double sin and exp per term, far more
+ * than the GPU. Inputs are therefore drawn from a pool of at most POOL
+ * distinct values, scattered at random over the array: the reference and the
+ * bound are computed once per pool value, and every element is still checked
+ * against them. The kernels cannot tell; each thread evaluates its own terms. */
+#define POOL 65536L
+
+static size_t device_bytes(const struct config *c) { return 2 * (size_t)c->size * sizeof(float); }
+
+/* Input, pick, downloaded output (4 bytes each); reference and bound (8 each). */
+static size_t host_bytes(const struct config *c) { return (size_t)c->size * 28 + POOL * 20; }
+
+static void *create(const struct config *c)
+{
+    struct fastmath *f = (struct fastmath *)calloc(1, sizeof *f);
+    f->n = c->size;
+    f->terms = (int)c->knob[KNOB_TERMS];
+    f->step = 1.0f / (float)f->terms;
+    f->npool = f->n < POOL ? f->n : POOL;
+    f->pool = (float *)host_alloc((size_t)f->npool * sizeof(float));
+    f->pick = (int32_t *)host_alloc((size_t)f->n * sizeof(int32_t));
+    f->h_in = (float *)host_alloc((size_t)f->n * sizeof(float));
+    rng_fill_f32(f->pool, (size_t)f->npool, -INPUT_LIMIT, INPUT_LIMIT, c->seed, 0);
+    rng_fill_i32(f->pick, (size_t)f->n, 0, (int32_t)(f->npool - 1), c->seed, 1);
+    for (long i = 0; i < f->n; i++)
+        f->h_in[i] = f->pool[f->pick[i]];
+    f->in = (float *)device_alloc((size_t)f->n * sizeof(float));
+    f->out = (float *)device_alloc((size_t)f->n * sizeof(float));
+    CUDA_CHECK(cudaMemcpy(f->in, f->h_in, (size_t)f->n * sizeof(float), cudaMemcpyHostToDevice));
+    return f;
+}
+
+static void poison(void *data)
+{
+    struct fastmath *f = (struct fastmath *)data;
+    poison_device(f->out, (size_t)f->n * sizeof(float));
+}
+
+/* Spacing of floats at |v| (one ulp): 2^(e-24) for v in [2^(e-1), 2^e). */
+static double ulp_at(double v)
+{
+    v = fabs(v);
+    if (v < 0x1.0p-126)
+        return 0x1.0p-149;
+    int e;
+    frexp(v, &e);
+    return ldexp(1.0, e - 24);
+}
+
+/* An error of `units` ulps near the exact value v, as an absolute bound. The
+ * guide counts ulps from the correctly rounded float, which is itself up to
+ * half an ulp from v, so we add that half; and we measure in the ulp at the
+ * far end of the interval, which is the larger one if it crosses a power of 2. */
+static double ulps_abs(double v, double units)
+{
+    double w = (units + 0.5) * ulp_at(v);
+    return (units + 0.5) * ulp_at(fabs(v) + w);
+}
+
+/* Absolute error bound of one computed term fl(sin(a) + exp(a)), where s and e
+ * are the exact values, from the CUDA Math API's documented bounds:
+ *   sinf 2 ulp, expf 2 ulp (full range);
+ *   __sinf 2^-21.41 absolute for a in [-pi, pi] (plus the same half ulp, in
+ *   case that figure too is counted from the rounded float);
+ *   __expf 2 + floor(1.173 |a|) ulp (older editions of the guide: 1.16; both
+ *   give the same integer for |a| < pi).
+ * The guide says these come from extensive but not exhaustive tests. The
+ * final add rounds once more: at most u = 2^-24 of the computed sum's size. */
+static double term_bound(int intrinsics, double a, double s, double e)
+{
+    const double u = 0x1.0p-24;
+    double es, ee;
+    if (intrinsics) {
+        es = exp2(-21.41) + 0.5 * ulp_at(fabs(s) + exp2(-21.41));
+        ee = ulps_abs(e, 2.0 + floor(1.173 * fabs(a)));
+    } else {
+        es = ulps_abs(s, 2.0);
+        ee = ulps_abs(e, 2.0);
+    }
+    return es + ee + u * (fabs(s + e) + es + ee);
+}
+
+/* Reference and bound of one input x. The arguments are rebuilt exactly as
+ * the kernel rounds them: a product of two floats is exact in double, so
+ * rounding it to float reproduces the GPU's single-rounded multiply.
+ *
+ * The kernel adds the computed terms t_k with Kahan's compensated summation,
+ * whose error is at most (2u + O(K u^2)) * sum |t_k| (Goldberg, "What every
+ * computer scientist should know about floating-point arithmetic", Thm. 8;
+ * Higham, "Accuracy and Stability of Numerical Algorithms", sec. 4.3). We
+ * cover the second-order term generously with 16 K u^2, under 0.05 % of the
+ * first even at --terms 1024. With d_k the bound of term k:
+ *   |result - sum_k (s_k + e_k)| <= sum d_k + (2u + 16 K u^2) sum (|s_k + e_k| + d_k).
+ * The last term below covers the reference's own error: libm's sin and exp
+ * (under one double ulp each, and |s| + |e| <= |s + e| + 2) and the rounding
+ * of the double sum; it is under a millionth of the rest. */
+static void reference_of(const struct fastmath *f, float x, double *ref, double *bound)
+{
+    const double u = 0x1.0p-24;
+    double sum = 0, err = 0, mass = 0;
+    float k = 0.0f;
+    for (int j = 0; j < f->terms; j++) {
+        k += 1.0f;
+        float m = (float)((double)k * (double)f->step);
+        float a = (float)((double)x * (double)m);
+        if (f->intrinsics && fabs((double)a) > M_PI) { /* cannot happen: |a| <= |x| < pi */
+            *ref = 0;
+            *bound = -1; /* no documented bound: fail rather than guess */
+            return;
+        }
+        double s = sin((double)a), e = exp((double)a);
+        double d = term_bound(f->intrinsics, a, s, e);
+        sum += s + e;
+        err += d;
+        mass += fabs(s + e) + d;
+    }
+    double K = f->terms;
+    *ref = sum;
+    *bound = err + (2 * u + 16 * K * u * u) * mass + (4 * K + 8) * 0x1.0p-53 * (mass + 2 * K);
+}
+
+static int check(void *data, struct check_report *r)
+{
+    struct fastmath *f = (struct fastmath *)data;
+    size_t n = (size_t)f->n;
+    double *pref = (double *)host_alloc((size_t)f->npool * sizeof(double));
+    double *pbound = (double *)host_alloc((size_t)f->npool * sizeof(double));
+    for (long p = 0; p < f->npool; p++)
+        reference_of(f, f->pool[p], &pref[p], &pbound[p]);
+
+    float *got = (float *)host_alloc(n * sizeof(float));
+    double *ref = (double *)host_alloc(n * sizeof(double));
+    double *bound = (double *)host_alloc(n * sizeof(double));
+    CUDA_CHECK(cudaMemcpy(got, f->out, n * sizeof(float), cudaMemcpyDeviceToHost));
+    for (size_t i = 0; i < n; i++) {
+        ref[i] = pref[f->pick[i]];
+        bound[i] = pbound[f->pick[i]];
+    }
+    struct tolerance tol = {CHECK_BOUND, 0, 0, 0, 0};
+    check_f32(got, NULL, ref, n, &tol, bound, r);
+
+    /* How close the worst element came to its own bound. */
+    double worst = 0;
+    for (size_t i = 0; i < n; i++) {
+        double q = fabs((double)got[i] - ref[i]) / bound[i];
+        if (q > worst || q != q)
+            worst = q;
+    }
+    printf("check: bounds of %s, %d terms; worst element used %.1f%% of its bound\n",
+           f->intrinsics ? "__sinf (2^-21.41 absolute) and __expf (2 + floor(1.173|a|) ulp)"
+                         : "sinf (2 ulp) and expf (2 ulp)",
+           f->terms, 100 * worst);
+    free(pref);
+    free(pbound);
+    free(got);
+    free(ref);
+    free(bound);
+    return r->passed;
+}
+
+static double bytes(const void *data)
+{
+    return 2.0 * sizeof(float) * ((const struct fastmath *)data)->n;
+}
+
+/* Not arithmetic flops: one "flop" here is one evaluation of sin or exp, two
+ * per term, so GFLOP/s reads as billions of function evaluations per second. */
+static double flops(const void *data)
+{
+    const struct fastmath *f = (const struct fastmath *)data;
+    return 2.0 * f->terms * (double)f->n;
+}
+
+static void destroy(void *data)
+{
+    struct fastmath *f = (struct fastmath *)data;
+    CUDA_CHECK(cudaFree(f->in));
+    CUDA_CHECK(cudaFree(f->out));
+    free(f->h_in);
+    free(f->pick);
+    free(f->pool);
+    free(f);
+}
+
+const struct problem PROBLEM = {
+    .number = 25,
+    .slug = "fast-math-intrinsics",
+    .title = "Fast math intrinsics: __sinf and __expf instead of sinf and expf",
+    .section = "5.4.1",
+    .size_help = "elements; each sums --terms values of sin(a) + exp(a)",
+    .default_size = 1L << 26,
+    .small_size = 1000,
+    .odd_size = 1000003,
+    .min_size = 1,
+    .max_size = 1L << 28,
+    .knobs = {{"terms", "sin+exp pairs per element (work per byte moved)", 32, 1, 1024}},
+    .nknobs = 1,
+    .timing = TIME_KERNEL,
+    .metric = METRIC_GFLOPS,
+    .ncu_metrics = "gpu__time_duration.sum,smsp__inst_executed.sum,"
+                   "sm__inst_executed_pipe_xu.sum,sm__inst_executed_pipe_fma.sum,"
+                   "sm__inst_executed_pipe_alu.sum,"
+                   "sm__inst_executed_pipe_xu.avg.pct_of_peak_sustained_active,"
+                   "smsp__issue_active.avg.pct_of_peak_sustained_active",
+    .device_bytes = device_bytes,
+    .host_bytes = host_bytes,
+    .create = create,
+    .poison = poison,
+    .check = check,
+    .bytes = bytes,
+    .flops = flops,
+    .destroy = destroy,
+};

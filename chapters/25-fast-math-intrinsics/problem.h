@@ -1,0 +1,45 @@
+/* Chapter 25: what naive.cu and optimized.cu share. */
+#ifndef FASTMATH_PROBLEM_H
+#define FASTMATH_PROBLEM_H
+
+#include "chapter.h"
+
+#include <stdint.h>
+
+#define BLOCK 256
+/* Inputs lie in [-INPUT_LIMIT, INPUT_LIMIT), a little inside [-pi, pi]: every
+ * argument a kernel evaluates has |a| <= |x|, the range where __sinf has a
+ * documented error bound. */
+#define INPUT_LIMIT 3.14159f
+
+struct fastmath {
+    long n;          /* elements */
+    int terms;       /* --terms: sin+exp pairs per element */
+    float step;      /* 1.0f / terms, so a_k = x * (k * step) runs up to x */
+    float *in, *out; /* device input and output */
+    float *h_in;     /* host input */
+    float *pool;     /* the distinct input values (see problem.cu) */
+    int32_t *pick;   /* h_in[i] = pool[pick[i]] */
+    long npool;
+    int intrinsics;  /* set by the program's prepare(): 1 if it calls __sinf and
+                      * __expf, so the check applies their error bounds */
+};
+
+extern const struct problem PROBLEM;
+
+/* Compensated (Kahan) summation: comp carries the low-order bits that the
+ * rounding of sum drops, which keeps the rounding error of the whole sum near
+ * two units in the last place instead of growing with the number of terms.
+ * The _rn intrinsics are plain IEEE adds that the compiler may neither fuse
+ * nor reorder. */
+static __device__ __forceinline__ void kahan_add(float *sum, float *comp, float t)
+{
+    float y = __fsub_rn(t, *comp);
+    float s = __fadd_rn(*sum, y);
+    *comp = __fsub_rn(__fsub_rn(s, *sum), y);
+    *sum = s;
+}
+
+static inline unsigned fastmath_grid(long n) { return (unsigned)((n + BLOCK - 1) / BLOCK); }
+
+#endif
