@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Side-by-side table of ncu --csv --page raw outputs, one column per program:
     ncu_table.py METRIC,METRIC,... FILE.csv...
-Metrics of several kernels in one program are summed (durations, counts)."""
+Metrics of several kernels in one program are summed (durations, counts),
+except rates and percentages, which are averaged over the kernels."""
 import csv
 import os
 import sys
@@ -14,7 +15,7 @@ def load(path, wanted):
     if len(rows) < 3:
         raise SystemExit(f"error: {path}: no kernel was profiled")
     header, units, data = rows[0], rows[1], rows[2:]
-    out = {}
+    out, seen = {}, {}
     for r in data:
         for name, unit, value in zip(header, units, r):
             if name not in wanted:
@@ -25,6 +26,10 @@ def load(path, wanted):
                 continue
             key = f"{name} ({unit})" if unit else name
             out[key] = out.get(key, 0.0) + v
+            seen[key] = seen.get(key, 0) + 1
+    for key in out:
+        if "pct" in key or "ratio" in key or ".avg" in key or key.endswith("(%)"):
+            out[key] /= seen[key]
     return out, len(data)
 
 
