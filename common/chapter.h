@@ -23,7 +23,8 @@ enum timing {
 enum metric {
     METRIC_GBS,    /* bytes / time, % of the measured device-to-device copy roof */
     METRIC_GFLOPS, /* flops / time, % of the FP32 peak from device attributes */
-    METRIC_HOST_GBS /* host<->device bytes / time; no device roof applies */
+    METRIC_HOST_GBS, /* host<->device bytes / time; no device roof applies */
+    METRIC_TIME      /* time alone: no rate says anything useful (launch-bound work) */
 };
 
 /* What run_variant tells the problem: size, knobs and seed chosen by the user. */

@@ -36,7 +36,8 @@ static void describe(const struct problem *p, const struct variant *v)
     printf("default_size=%ld\nsmall_size=%ld\nodd_size=%ld\nmin_size=%ld\nmax_size=%ld\n",
            p->default_size, p->small_size, p->odd_size, p->min_size, p->max_size);
     printf("timing=%s\nmetric=%s\nncu_metrics=%s\n", p->timing == TIME_KERNEL ? "kernel" : "region",
-           p->metric == METRIC_GFLOPS ? "GFLOP/s" : "GB/s", p->ncu_metrics ? p->ncu_metrics : "");
+           p->metric == METRIC_GFLOPS ? "GFLOP/s" : p->metric == METRIC_TIME ? "time" : "GB/s",
+           p->ncu_metrics ? p->ncu_metrics : "");
     for (int k = 0; k < p->nknobs; k++)
         printf("knob=%s\n", p->knobs[k].name);
 }
@@ -167,7 +168,9 @@ int run_variant_hashed(int argc, char **argv, const struct problem *p, const str
         row.sm_clock_mhz = gpu_measure_sm_clock_mhz();
         l2_flusher_free(&fl);
         double sec = tr.us.median * 1e-6;
-        if (p->metric == METRIC_GFLOPS) {
+        if (p->metric == METRIC_TIME) {
+            rate = -1;
+        } else if (p->metric == METRIC_GFLOPS) {
             rate = p->flops(data) / sec / 1e9;
             roof = g.fp32_peak_gflops;
             roof_name = "fp32";
@@ -184,10 +187,10 @@ int run_variant_hashed(int argc, char **argv, const struct problem *p, const str
         printf("time: %s\n", tr.method);
         if (tr.us.noise > 0.05)
             printf("warning: noise above 5%%; another process may be using this GPU\n");
-        if (roof > 0)
+        if (rate >= 0 && roof > 0)
             printf("rate: %.1f %s = %.1f%% of the %s roof (%.1f %s)\n", rate, unit,
                    100 * rate / roof, roof_name, roof, unit);
-        else
+        else if (rate >= 0)
             printf("rate: %.1f %s\n", rate, unit);
         printf("gpu: %s, cc %d.%d, %d SMs, SM clock %.0f MHz measured (rated %.0f), "
                "driver %s, runtime %s\n",
@@ -222,7 +225,7 @@ int run_variant_hashed(int argc, char **argv, const struct problem *p, const str
         row.q1_us = timed ? tr.us.q1 : -1;
         row.q3_us = timed ? tr.us.q3 : -1;
         row.noise_pct = timed ? 100 * tr.us.noise : -1;
-        row.gbs = timed && p->metric != METRIC_GFLOPS ? rate : -1;
+        row.gbs = timed && p->metric != METRIC_GFLOPS ? rate : -1; /* -1 for METRIC_TIME */
         row.gflops = timed && p->metric == METRIC_GFLOPS ? rate : -1;
         row.roof_name = roof_name;
         row.roof = roof;

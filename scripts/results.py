@@ -106,6 +106,7 @@ def table_rows(rows):
     roof_name = next((r["roof_name"] for r in rows if r["roof_name"]), "")
     cols = ["variant", "median (us)", "noise", "min (us)", unit,
             f"% of {roof_name} roof" if roof_name else "% of roof", "check", "speedup"]
+    has_rate = any(r["gbs"] or r["gflops"] for r in rows) or not any(r["median_us"] for r in rows)
     lines = []
     for r in sorted(rows, key=lambda r: VARIANTS.index(r["variant"])):
         speed = "-"
@@ -116,6 +117,10 @@ def table_rows(rows):
                       "-" if r["noise_pct"] == "" else f"{float(r['noise_pct']):.1f}%",
                       fnum(r["min_us"], ".1f"), fnum(rate, ".1f"), fnum(r["pct_roof"], ".1f"),
                       r["check"].upper() if r["check"] == "fail" else r["check"], speed])
+    if not has_rate:  # time-only chapters: no rate and no roof columns
+        cols = cols[:4] + cols[6:]
+        lines = [l[:4] + l[6:] for l in lines]
+        return cols, lines
     roof = next((r for r in rows if r["roof"]), None)
     if roof and roof_name == "copy":
         lines.append(["(cudaMemcpy D2D roof)", "", "", "", fnum(roof["roof"], ".1f"), "100.0",

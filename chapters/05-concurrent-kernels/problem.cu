@@ -1,0 +1,113 @@
+/* Chapter 05, the problem: a batch of independent small kernels. Kernel k
+ * runs `rounds` xorshift32 steps on each element of its own slice of the
+ * input and writes its own slice of the output; no kernel reads what another
+ * writes. Bit-exact check against the same steps on the CPU. */
+#include "problem.h"
+#include "cuda_check.h"
+#include "rng.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+static size_t slice_bytes(const struct config *c)
+{
+    return (size_t)c->knob[0] * (size_t)c->size * sizeof(int);
+}
+
+static size_t device_bytes(const struct config *c) { return 2 * slice_bytes(c); }
+
+/* Input, the downloaded output and the reference. */
+static size_t host_bytes(const struct config *c) { return 3 * slice_bytes(c); }
+
+static void *create(const struct config *c)
+{
+    struct batch *b = (struct batch *)calloc(1, sizeof *b);
+    b->n = c->size;
+    b->kernels = (int)c->knob[0];
+    b->nstreams = (int)c->knob[1];
+    b->rounds = (int)c->knob[2];
+    size_t count = (size_t)b->kernels * b->n, bytes = slice_bytes(c);
+    b->h_in = (int *)host_alloc(bytes);
+    /* Never zero: zero is the one value xorshift32 maps to itself. */
+    rng_fill_i32(b->h_in, count, 1, INT32_MAX, c->seed, 0);
+    b->in = (int *)device_alloc(bytes);
+    b->out = (int *)device_alloc(bytes);
+    CUDA_CHECK(cudaMemcpy(b->in, b->h_in, bytes, cudaMemcpyHostToDevice));
+    return b;
+}
+
+/* -1 everywhere; the kernels write x >> 1, which is never negative. */
+static void poison(void *data)
+{
+    struct batch *b = (struct batch *)data;
+    poison_device(b->out, (size_t)b->kernels * b->n * sizeof(int));
+}
+
+static int check(void *data, struct check_report *r)
+{
+    struct batch *b = (struct batch *)data;
+    size_t count = (size_t)b->kernels * b->n, bytes = count * sizeof(int);
+    int *got = (int *)host_alloc(bytes), *ref = (int *)host_alloc(bytes);
+    CUDA_CHECK(cudaMemcpy(got, b->out, bytes, cudaMemcpyDeviceToHost));
+    for (size_t i = 0; i < count; i++) {
+        unsigned x = (unsigned)b->h_in[i];
+        for (int k = 0; k < b->rounds; k++)
+            x = xorshift32(x);
+        ref[i] = (int)(x >> 1);
+    }
+    check_bytes(got, ref, count, sizeof(int), r);
+    free(got);
+    free(ref);
+    return r->passed;
+}
+
+/* What the kernels read and write. It is tiny: these kernels are limited by
+ * the latency of their instruction chains, and the headline is the time. */
+static double bytes(const void *data)
+{
+    const struct batch *b = (const struct batch *)data;
+    return 2.0 * b->kernels * b->n * sizeof(int);
+}
+
+static double flops(const void *data) { (void)data; return 0; }
+
+static void destroy(void *data)
+{
+    struct batch *b = (struct batch *)data;
+    CUDA_CHECK(cudaFree(b->in));
+    CUDA_CHECK(cudaFree(b->out));
+    free(b->h_in);
+    free(b);
+}
+
+const struct problem PROBLEM = {
+    .number = 5,
+    .slug = "concurrent-kernels",
+    .title = "Concurrent kernels: independent small kernels in many streams",
+    .section = "5.2.2",
+    .size_help = "elements per kernel, one block of 256 threads each (default: one per thread)",
+    .default_size = 256,
+    .small_size = 100,
+    .odd_size = 201,
+    .min_size = 1,
+    .max_size = 1 << 20,
+    .knobs = {{"kernels", "independent one-block kernels per run", 64, 1, 1024},
+              {"streams", "streams the optimized program spreads the kernels over "
+                          "(the naive uses the default stream)", 64, 1, 1024},
+              {"rounds", "xorshift32 steps per element: each kernel's length "
+                         "(8192: about 100 us)", 8192, 1, 1 << 20}},
+    .nknobs = 3,
+    .timing = TIME_REGION,
+    .metric = METRIC_TIME,
+    .ncu_metrics = "gpu__time_duration.sum,launch__grid_size,launch__block_size,"
+                   "sm__cycles_active.avg.pct_of_peak_sustained_elapsed,"
+                   "sm__warps_active.avg.pct_of_peak_sustained_active",
+    .device_bytes = device_bytes,
+    .host_bytes = host_bytes,
+    .create = create,
+    .poison = poison,
+    .check = check,
+    .bytes = bytes,
+    .flops = flops,
+    .destroy = destroy,
+};
