@@ -1,0 +1,31 @@
+/* Chapter 07, naive: a grid-stride copy, one element per trip around the
+ * loop. The store needs the value just loaded, so each warp has one load in
+ * flight at a time, and a few warps per SM leave DRAM mostly idle. */
+#include "problem.h"
+#include "cuda_check.h"
+
+// [kernel]
+__global__ void copy_kernel(float *out, const float *in, long n)
+{
+    long stride = (long)gridDim.x * blockDim.x;
+    long i = blockIdx.x * (long)blockDim.x + threadIdx.x;
+    /* One load, then the store that waits for it: a full memory latency
+     * per element. */
+#pragma unroll 1
+    for (; i < n; i += stride)
+        out[i] = in[i];
+}
+// [kernel]
+
+static void run(void *data, cudaStream_t s)
+{
+    struct ilp_copy *c = (struct ilp_copy *)data;
+    copy_kernel<<<copy_grid(c), copy_block(c), 0, s>>>(c->out, c->in, c->n);
+    CHECK_LAUNCH();
+}
+
+int main(int argc, char **argv)
+{
+    static const struct variant v = {"naive", run, NULL, NULL};
+    return run_variant(argc, argv, &PROBLEM, &v);
+}
