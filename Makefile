@@ -33,7 +33,8 @@ help:
 	@echo "make unit           host unit tests of the harness and the checker only"
 	@echo "make sanitize       compute-sanitizer (memcheck, racecheck, initcheck, synccheck) on every chapter"
 	@echo "make profile-NN     Nsight Compute metrics of chapter NN, naive and optimized side by side"
-	@echo "make book           book/book.pdf and book/book.html from the chapters and results/"
+	@echo "make book           book/out/book.pdf, book.html and book.epub from the chapters and results/"
+	@echo "make book-check     build the book and check it (chapters, listings, numbers, HTML in Chromium)"
 	@echo "make deps           install what the book needs (Debian packages; needs root)"
 	@echo "make clean          remove build outputs"
 

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# book/build.sh: build the book. Called by `make book`; run from the repository root.
+#   RESULTS_DIR  where the results files are (default results)
+#   BOOK_OUT     where the book goes (default book/out)
+#   --assemble-only   stop after step 1 (book.json); book/check.sh uses it for its failure tests
+# One assembly pass (book/book.lua) turns book/book.md, the chapters and the results into
+# $BOOK_OUT/book.json; the PDF, HTML and EPUB writers then run from that, in parallel.
+set -euo pipefail
+
+RESULTS_DIR=${RESULTS_DIR:-results}
+OUT=${BOOK_OUT:-book/out}
+
+# Tools: pandoc (Lua filters), xelatex, gnuplot, rsvg-convert. Say how to get what is missing.
+missing=()
+for tool in pandoc xelatex gnuplot rsvg-convert; do
+    command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "error: the book needs ${missing[*]}, which $( [ ${#missing[@]} -gt 1 ] && echo are || echo is) not installed." >&2
+    echo "       On Debian or Ubuntu: sudo make deps   (runs scripts/install-deps.sh, apt-get)" >&2
+    exit 2
+fi
+if ! fc-list : family 2>/dev/null | grep 'DejaVu Serif' >/dev/null; then
+    echo "error: the book needs the DejaVu fonts; sudo make deps installs them" >&2
+    exit 2
+fi
+pv=$(pandoc --version | sed -n '1s/^pandoc[^ ]* //p')
+case "$pv" in
+    1.*|2.[0-9]|2.[0-9].*|2.1[0-6]|2.1[0-6].*)
+        echo "error: the book needs pandoc 2.17 or newer; this is pandoc $pv" >&2; exit 2 ;;
+esac
+
+mkdir -p "$OUT"
+rm -f "$OUT/book.json" "$OUT/book.pdf" "$OUT/book.html" "$OUT/book.epub" "$OUT/manifest.tsv"
+log="$OUT/log"
+mkdir -p "$log"
+
+# 1. Assemble. Any missing file, marker, results row or cross-reference stops here.
+pandoc book/book.md --from markdown --to json --fail-if-warnings \
+    --lua-filter book/book.lua \
+    --metadata results-dir="$RESULTS_DIR" --metadata out-dir="$OUT" \
+    --output "$OUT/book.json"
+[ "${1:-}" = --assemble-only ] && exit 0
+
+# 2. Write the three editions from the same document.
+common=(--from json --fail-if-warnings --toc --highlight-style=tango)
+
+pandoc "$OUT/book.json" "${common[@]}" --to latex --pdf-engine=xelatex \
+    --lua-filter book/to-latex.lua --top-level-division=part --toc-depth=1 \
+    --include-in-header book/header.tex \
+    -V documentclass=book -V classoption=openany -V fontsize=10pt -V papersize=a4 \
+    -V geometry:top=2.4cm -V geometry:bottom=2.6cm -V geometry:left=2.8cm -V geometry:right=2.8cm \
+    -V mainfont="DejaVu Serif" -V sansfont="DejaVu Sans" -V monofont="DejaVu Sans Mono" \
+    -V mainfontoptions=Scale=0.95 -V monofontoptions=Scale=0.85 \
+    -V colorlinks=true -V linkcolor="blue!55!black" -V urlcolor="blue!55!black" -V toccolor=black \
+    --output "$OUT/book.pdf" >"$log/pdf.txt" 2>&1 &
+pdf=$!
+
+pandoc "$OUT/book.json" "${common[@]}" --to html5 --self-contained --mathml \
+    --section-divs --toc-depth=2 --css book/book.css \
+    --metadata pagetitle="CUDA Performance Guidelines, Measured" \
+    --output "$OUT/book.html" >"$log/html.txt" 2>&1 &
+html=$!
+
+pandoc "$OUT/book.json" "${common[@]}" --to epub3 --mathml --toc-depth=2 --css book/book.css \
+    --output "$OUT/book.epub" >"$log/epub.txt" 2>&1 &
+epub=$!
+
+status=0
+for job in "pdf:$pdf" "html:$html" "epub:$epub"; do
+    name=${job%%:*}
+    if ! wait "${job#*:}"; then
+        echo "error: writing the $name edition failed:" >&2
+        cat "$log/$name.txt" >&2
+        if grep -q "\.sty' not found\|Font .* not found\|not loadable" "$log/$name.txt"; then
+            echo "error: a TeX Live package or font is missing; sudo make deps installs them" >&2
+        fi
+        status=1
+    elif [ -s "$log/$name.txt" ]; then
+        cat "$log/$name.txt" >&2
+    fi
+done
+[ $status -eq 0 ] || exit $status
+
+echo "book: $OUT/book.pdf"
+echo "book: $OUT/book.html (self-contained)"
+echo "book: $OUT/book.epub"
+if grep -q '^stale' "$OUT/manifest.tsv"; then
+    echo "book: warning: stale results (sources changed since they were measured):"
+    grep '^stale' "$OUT/manifest.tsv" | cut -f5 | sed 's/^/book:   /'
+fi
