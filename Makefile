@@ -32,6 +32,7 @@ help:
 	@echo "                    results staleness, the book; on a GPU every chapter at small and odd sizes"
 	@echo "make unit           host unit tests of the harness and the checker only"
 	@echo "make sanitize       compute-sanitizer (memcheck, racecheck, initcheck, synccheck) on every chapter"
+	@echo "                    (or CHAPTERS='20 13')"
 	@echo "make profile-NN     Nsight Compute metrics of chapter NN, naive and optimized side by side"
 	@echo "make book           book/out/book.pdf, book.html and book.epub from the chapters and results/"
 	@echo "make book-check     build the book and check it (chapters, listings, numbers, HTML in Chromium)"
@@ -104,7 +105,7 @@ test:
 	@tests/run.sh
 
 sanitize: all
-	@scripts/sanitize.sh $(CHAPTER_DIRS)
+	@scripts/sanitize.sh $(if $(CHAPTERS),$(foreach n,$(CHAPTERS),$(call chapter_dir,$(n))),$(CHAPTER_DIRS))
 
 deps:
 	@scripts/install-deps.sh
