@@ -13,6 +13,7 @@ texlive-latex-extra
 texlive-fonts-recommended
 lmodern
 fonts-dejavu-core
+fonts-dejavu-extra
 gnuplot-nox
 librsvg2-bin
 poppler-utils
