@@ -13,6 +13,8 @@
 #include "check.h"
 #include "cli.h"
 
+#define MAX_SWEEPS 4
+
 /* How the timed region is measured. */
 enum timing {
     TIME_KERNEL, /* CUDA events around device work, L2 flushed before each sample */
@@ -46,6 +48,9 @@ struct problem {
     enum timing timing;
     enum metric metric;
     const char *ncu_metrics; /* comma-separated, the chapter's profiler evidence */
+    /* Other configurations `make results` measures besides the default, as
+     * program options ("--fast-exp 1"): the knob settings the prose relies on. */
+    const char *sweeps[MAX_SWEEPS];
 
     /* Bytes of device and host memory create() will need, so that a size too
      * large is refused with a message before anything is allocated. */

@@ -40,6 +40,8 @@ static void describe(const struct problem *p, const struct variant *v)
            p->ncu_metrics ? p->ncu_metrics : "");
     for (int k = 0; k < p->nknobs; k++)
         printf("knob=%s\n", p->knobs[k].name);
+    for (int k = 0; k < MAX_SWEEPS && p->sweeps[k]; k++)
+        printf("sweep=%s\n", p->sweeps[k]);
 }
 
 /* MemAvailable from /proc/meminfo, in bytes; 0 if unknown. */

@@ -21,15 +21,22 @@ else
 fi
 mkdir -p build
 rows=build/measured.csv
-rm -f "$rows"
+sweeps=build/measured-sweeps.csv
+rm -f "$rows" "$sweeps"
 failed=0
 for d in "${dirs[@]}"; do
     for prog in $(chapter_programs "$d"); do
         echo "== $prog"
         "$prog" --append "$rows" || failed=1
+        # The other configurations the chapter's prose relies on (its --describe sweep= lines).
+        while IFS= read -r options; do
+            echo "== $prog $options"
+            # shellcheck disable=SC2086  # the options are words
+            "$prog" --append "$sweeps" $options || failed=1
+        done < <("$prog" --describe | sed -n 's/^sweep=//p')
     done
 done
 [ -f "$rows" ] || { echo "error: nothing was measured" >&2; exit 1; }
-python3 "$here/results.py" merge "$rows" || exit 1
+python3 "$here/results.py" merge "$rows" "$sweeps" || exit 1
 python3 "$here/results.py" readme
 [ $failed -eq 0 ] || { echo "error: a program failed its check; see above" >&2; exit 1; }

@@ -4,7 +4,8 @@ the staleness check, and the generated blocks of the chapter READMEs.
 
     results.py hash DIR               hash of a chapter's sources (as make computes it)
     results.py table FILE             the table `make chapter-NN` prints
-    results.py merge FILE             move measured rows into results/<gpu>.csv
+    results.py merge FILE [SWEEPS]    move measured rows into results/<gpu>.csv, and the rows of
+                                      other configurations into results/sweeps/<gpu>.csv
     results.py stale                  check results/*.csv: format, passing checks, hashes
     results.py readme [--check] DIR...  rewrite (or verify) the README blocks
 
@@ -21,6 +22,7 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RESULTS = os.path.join(ROOT, "results")
+SWEEPS = os.path.join(RESULTS, "sweeps")
 HEADER = ("chapter,slug,variant,gpu,cc,sms,sm_clock_mhz,driver,cuda,size,knobs,seed,method,"
           "samples,median_us,min_us,q1_us,q3_us,noise_pct,gbs,gflops,roof_name,roof,pct_roof,"
           "check,max_err,source_hash,commit,date").split(",")
@@ -177,6 +179,45 @@ def results_block(chapter_dir):
                                  "naive median over each program's median.")
 
 
+def sweep_block(chapter_dir):
+    """Markdown for the README's sweep block: the other configurations the
+    chapter measures, each against the same program at the default."""
+    number = int(os.path.basename(chapter_dir)[:2])
+    current = source_hash(chapter_dir)
+    parts = []
+    for path in sorted(glob.glob(os.path.join(SWEEPS, "*.csv"))):
+        rows = [r for r in read_rows(path) if int(r["chapter"]) == number]
+        if not rows:
+            continue
+        main = os.path.join(RESULTS, os.path.basename(path))
+        default = {r["variant"]: r for r in (read_rows(main) if os.path.exists(main) else [])
+                   if int(r["chapter"]) == number}
+        gflops = any(r["gflops"] for r in rows)
+        has_rate = any(r["gbs"] or r["gflops"] for r in rows)
+        cols = ["program", "options", "median (us)", "noise"]
+        cols += (["GFLOP/s" if gflops else "GB/s", "% of roof"] if has_rate else [])
+        cols += ["time vs. default"]
+        lines = ["| " + " | ".join(cols) + " |",
+                 "|:---|:---|" + "---:|" * (len(cols) - 2)]
+        for r in rows:
+            d = default.get(r["variant"])
+            vs = (f"{float(d['median_us']) / float(r['median_us']):.2f}x"
+                  if d and d["median_us"] and r["median_us"] else "-")
+            cells = [r["variant"], r["knobs"].replace(";", ", ") or "-", fnum(r["median_us"], ".1f"),
+                     "-" if r["noise_pct"] == "" else f"{float(r['noise_pct']):.1f}%"]
+            if has_rate:
+                cells += [fnum(r["gflops"] if gflops else r["gbs"], ".1f"), fnum(r["pct_roof"], ".1f")]
+            lines.append("| " + " | ".join(cells + [vs]) + " |")
+        stale = any(r["source_hash"] != current for r in rows)
+        note = " **Stale: the sources changed after this measurement.**" if stale else ""
+        parts.append(f"Other configurations on {rows[0]['gpu']}, measured {rows[0]['date'][:10]}."
+                     f"{note}\n\n" + "\n".join(lines))
+    if not parts:
+        return "Not measured yet: run `make results` on a GPU."
+    return "\n\n".join(parts) + ("\n\n\"time vs. default\" is the same program's median at the "
+                                 "default options over its median here (above 1: faster).")
+
+
 def marker_lines(path, name):
     with open(path) as f:
         lines = f.read().split("\n")
@@ -197,14 +238,16 @@ def diff_text(chapter_dir, a, b):
     return "\n".join(difflib.unified_diff(x, y, a, b, n=2, lineterm=""))
 
 
-BLOCK = re.compile(r"<!-- (listing|diff): ([^>]*?) -->\n.*?<!-- /\1 -->|<!-- results -->\n.*?<!-- /results -->",
-                   re.S)
+BLOCK = re.compile(r"<!-- (listing|diff): ([^>]*?) -->\n.*?<!-- /\1 -->"
+                   r"|<!-- results -->\n.*?<!-- /results -->|<!-- sweep -->\n.*?<!-- /sweep -->", re.S)
 
 
 def render_readme(chapter_dir, text):
     def repl(m):
         if m.group(0).startswith("<!-- results"):
             return f"<!-- results -->\n{results_block(chapter_dir)}\n<!-- /results -->"
+        if m.group(0).startswith("<!-- sweep"):
+            return f"<!-- sweep -->\n{sweep_block(chapter_dir)}\n<!-- /sweep -->"
         kind, args = m.group(1), m.group(2).split()
         if kind == "listing":
             if len(args) != 2:
@@ -311,7 +354,8 @@ def cmd_stale(_args):
     """Every results file: valid, every check passed, every hash current."""
     dirs = {int(os.path.basename(d)[:2]): d for d in chapter_dirs()}
     bad = 0
-    files = sorted(glob.glob(os.path.join(RESULTS, "*.csv")))
+    files = sorted(glob.glob(os.path.join(RESULTS, "*.csv")) +
+                   glob.glob(os.path.join(SWEEPS, "*.csv")))
     for path in files:
         name = os.path.relpath(path, ROOT)
         try:
@@ -344,21 +388,26 @@ def cmd_stale(_args):
 
 
 def cmd_merge(args):
-    """Rows just measured replace that GPU's rows of the same chapters."""
-    if len(args) != 1:
-        raise ResultsError("merge needs one file")
+    """Rows just measured replace that GPU's rows of the same chapters, in the
+    main file and in the sweeps file (where a chapter may now have none)."""
+    if len(args) not in (1, 2):
+        raise ResultsError("merge needs the measured file and, optionally, the sweeps file")
     new = read_rows(args[0])
     if not new:
         raise ResultsError(f"{args[0]}: no rows to merge")
+    new_sweeps = read_rows(args[1]) if len(args) == 2 and os.path.exists(args[1]) else []
     for gpu in sorted({r["gpu"] for r in new}):
-        mine = [r for r in new if r["gpu"] == gpu]
-        path = os.path.join(RESULTS, gpu_slug(gpu) + ".csv")
-        old = read_rows(path) if os.path.exists(path) else []
-        measured = {r["chapter"] for r in mine}
-        keep = [r for r in old if r["chapter"] not in measured]
-        os.makedirs(RESULTS, exist_ok=True)
-        write_rows(path, keep + mine)
-        print(f"wrote {os.path.relpath(path, ROOT)}: {len(mine)} new row(s), {len(keep)} kept")
+        measured = {r["chapter"] for r in new if r["gpu"] == gpu}
+        for folder, rows in ((RESULTS, new), (SWEEPS, new_sweeps)):
+            mine = [r for r in rows if r["gpu"] == gpu]
+            path = os.path.join(folder, gpu_slug(gpu) + ".csv")
+            old = read_rows(path) if os.path.exists(path) else []
+            keep = [r for r in old if r["chapter"] not in measured]
+            if not keep and not mine:
+                continue
+            os.makedirs(folder, exist_ok=True)
+            write_rows(path, keep + mine)
+            print(f"wrote {os.path.relpath(path, ROOT)}: {len(mine)} new row(s), {len(keep)} kept")
     return 0
 
 

@@ -117,6 +117,7 @@ const struct problem PROBLEM = {
     .ncu_metrics = "gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,"
                    "smsp__inst_executed.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,"
                    "sm__throughput.avg.pct_of_peak_sustained_elapsed",
+    .sweeps = {"--fast-exp 1"},
     .device_bytes = device_bytes,
     .host_bytes = host_bytes,
     .create = create,

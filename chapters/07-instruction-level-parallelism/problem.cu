@@ -97,6 +97,7 @@ const struct problem PROBLEM = {
                    "sm__warps_active.avg.pct_of_peak_sustained_active,"
                    "smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct,"
                    "gpu__time_duration.sum",
+    .sweeps = {"--ilp 16", "--warps 16"},
     .device_bytes = device_bytes,
     .host_bytes = host_bytes,
     .create = create,

@@ -126,6 +126,7 @@ const struct problem PROBLEM = {
                    "launch__occupancy_limit_shared_mem,sm__maximum_warps_per_active_cycle_pct,"
                    "sm__warps_active.avg.pct_of_peak_sustained_active,dram__bytes_read.sum,"
                    "dram__throughput.avg.pct_of_peak_sustained_elapsed,gpu__time_duration.sum",
+    .sweeps = {"--block 16", "--block 8", "--smem 49152"},
     .device_bytes = device_bytes,
     .host_bytes = host_bytes,
     .create = create,
