@@ -111,6 +111,109 @@ static int verify(const struct problem *p, const struct variant *v, void *data,
     return rep->passed;
 }
 
+/* What one program measured, beyond its check. */
+struct measurement {
+    struct timing_result tr;
+    double rate, roof;        /* negative where they do not apply */
+    const char *roof_name, *unit;
+    double sm_clock_mhz;
+};
+
+/* Time the variant, then derive the rate and the roof it is compared with. */
+static void measure(const struct problem *p, const struct variant *v, void *data,
+                    cudaStream_t s, const struct gpu_info *g, const struct options *o,
+                    struct measurement *m)
+{
+    struct l2_flusher fl;
+    l2_flusher_init(&fl, g->l2_bytes);
+    struct timing_opts to = {o->min_samples, 0.5, o->warm_l2};
+    nvtxRangePushA(v->name);
+    time_variant(p->timing, v, data, s, &fl, &to, &m->tr);
+    nvtxRangePop();
+    l2_flusher_free(&fl);
+    m->sm_clock_mhz = gpu_measure_sm_clock_mhz();
+    double sec = m->tr.us.median * 1e-6;
+    m->rate = m->roof = -1;
+    m->roof_name = "";
+    m->unit = p->metric == METRIC_GFLOPS ? "GFLOP/s" : "GB/s";
+    if (p->metric == METRIC_GFLOPS) {
+        m->rate = p->flops(data) / sec / 1e9;
+        m->roof = g->fp32_peak_gflops;
+        m->roof_name = "fp32";
+    } else if (p->metric == METRIC_GBS || p->metric == METRIC_HOST_GBS) {
+        m->rate = p->bytes(data) / sec / 1e9;
+        if (p->metric == METRIC_GBS) {
+            m->roof = gpu_copy_roof_gbs(g);
+            m->roof_name = "copy";
+        }
+    }
+}
+
+static void print_measurement(const struct measurement *m, const struct gpu_info *g)
+{
+    const struct stats *us = &m->tr.us;
+    printf("time: median %.2f us (min %.2f, q1 %.2f, q3 %.2f), noise %.2f%%, %d samples\n",
+           us->median, us->min, us->q1, us->q3, 100 * us->noise, us->n);
+    printf("time: %s\n", m->tr.method);
+    if (us->noise > 0.05)
+        printf("warning: noise above 5%%; another process may be using this GPU\n");
+    if (m->rate >= 0 && m->roof > 0)
+        printf("rate: %.1f %s = %.1f%% of the %s roof (%.1f %s)\n", m->rate, m->unit,
+               100 * m->rate / m->roof, m->roof_name, m->roof, m->unit);
+    else if (m->rate >= 0)
+        printf("rate: %.1f %s\n", m->rate, m->unit);
+    printf("gpu: %s, cc %d.%d, %d SMs, SM clock %.0f MHz measured (rated %.0f), "
+           "driver %s, runtime %s\n",
+           g->name, g->cc_major, g->cc_minor, g->sms, m->sm_clock_mhz, g->max_clock_khz / 1e3,
+           g->driver, g->runtime);
+}
+
+/* One results row; m is NULL when nothing was timed (check only, or failed). */
+static int append_row(const char *path, const struct problem *p, const struct variant *v,
+                      const struct gpu_info *g, const struct config *cfg, const char *knobs,
+                      const struct check_report *rep, const struct measurement *m,
+                      const char *method, const char *source_hash)
+{
+    char date[32];
+    time_t t = time(NULL);
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+    const char *commit = getenv("RESULTS_COMMIT");
+    const struct stats *us = m ? &m->tr.us : NULL;
+    struct result_row row;
+    memset(&row, 0, sizeof row);
+    row.chapter = p->number;
+    row.slug = p->slug;
+    row.variant = v->name;
+    row.gpu = g->name;
+    row.cc_major = g->cc_major;
+    row.cc_minor = g->cc_minor;
+    row.sms = g->sms;
+    row.sm_clock_mhz = m ? m->sm_clock_mhz : -1;
+    row.driver = g->driver;
+    row.cuda = g->runtime;
+    row.size = cfg->size;
+    row.knobs = knobs;
+    row.seed = cfg->seed;
+    row.method = method;
+    row.samples = us ? us->n : 0;
+    row.median_us = us ? us->median : -1;
+    row.min_us = us ? us->min : -1;
+    row.q1_us = us ? us->q1 : -1;
+    row.q3_us = us ? us->q3 : -1;
+    row.noise_pct = us ? 100 * us->noise : -1;
+    row.gbs = m && p->metric != METRIC_GFLOPS ? m->rate : -1; /* -1 for METRIC_TIME */
+    row.gflops = m && p->metric == METRIC_GFLOPS ? m->rate : -1;
+    row.roof_name = m ? m->roof_name : "";
+    row.roof = m ? m->roof : -1;
+    row.pct_roof = m && m->roof > 0 && m->rate > 0 ? 100 * m->rate / m->roof : -1;
+    row.check_passed = rep->passed;
+    row.max_err = rep->mode == CHECK_EXACT ? (double)rep->bad : rep->max_abs;
+    row.source_hash = source_hash;
+    row.commit = commit && *commit ? commit : "unknown";
+    row.date = date;
+    return results_append(path, &row);
+}
+
 int run_variant_hashed(int argc, char **argv, const struct problem *p, const struct variant *v,
                        const char *source_hash)
 {
@@ -153,91 +256,18 @@ int run_variant_hashed(int argc, char **argv, const struct problem *p, const str
 
     struct check_report rep;
     int passed = verify(p, v, data, s, &rep);
-
-    struct result_row row;
-    memset(&row, 0, sizeof row);
-    struct timing_result tr;
-    memset(&tr, 0, sizeof tr);
-    double roof = -1, rate = -1;
-    const char *roof_name = "";
-    if (passed && !o.check_only) {
-        struct l2_flusher fl;
-        l2_flusher_init(&fl, g.l2_bytes);
-        struct timing_opts to = {o.min_samples, 0.5, o.warm_l2};
-        nvtxRangePushA(v->name);
-        time_variant(p->timing, v, data, s, &fl, &to, &tr);
-        nvtxRangePop();
-        row.sm_clock_mhz = gpu_measure_sm_clock_mhz();
-        l2_flusher_free(&fl);
-        double sec = tr.us.median * 1e-6;
-        if (p->metric == METRIC_TIME) {
-            rate = -1;
-        } else if (p->metric == METRIC_GFLOPS) {
-            rate = p->flops(data) / sec / 1e9;
-            roof = g.fp32_peak_gflops;
-            roof_name = "fp32";
-        } else {
-            rate = p->bytes(data) / sec / 1e9;
-            if (p->metric == METRIC_GBS) {
-                roof = gpu_copy_roof_gbs(&g);
-                roof_name = "copy";
-            }
-        }
-        const char *unit = p->metric == METRIC_GFLOPS ? "GFLOP/s" : "GB/s";
-        printf("time: median %.2f us (min %.2f, q1 %.2f, q3 %.2f), noise %.2f%%, %d samples\n",
-               tr.us.median, tr.us.min, tr.us.q1, tr.us.q3, 100 * tr.us.noise, tr.us.n);
-        printf("time: %s\n", tr.method);
-        if (tr.us.noise > 0.05)
-            printf("warning: noise above 5%%; another process may be using this GPU\n");
-        if (rate >= 0 && roof > 0)
-            printf("rate: %.1f %s = %.1f%% of the %s roof (%.1f %s)\n", rate, unit,
-                   100 * rate / roof, roof_name, roof, unit);
-        else if (rate >= 0)
-            printf("rate: %.1f %s\n", rate, unit);
-        printf("gpu: %s, cc %d.%d, %d SMs, SM clock %.0f MHz measured (rated %.0f), "
-               "driver %s, runtime %s\n",
-               g.name, g.cc_major, g.cc_minor, g.sms, row.sm_clock_mhz, g.max_clock_khz / 1e3,
-               g.driver, g.runtime);
+    /* A program that fails its check is not timed: it prints no speedup. */
+    int timed = passed && !o.check_only;
+    struct measurement m;
+    if (timed) {
+        measure(p, v, data, s, &g, &o, &m);
+        print_measurement(&m, &g);
     }
-
     if (o.append) {
-        char date[32];
-        time_t t = time(NULL);
-        strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
-        const char *commit = getenv("RESULTS_COMMIT");
-        row.chapter = p->number;
-        row.slug = p->slug;
-        row.variant = v->name;
-        row.gpu = g.name;
-        row.cc_major = g.cc_major;
-        row.cc_minor = g.cc_minor;
-        row.sms = g.sms;
-        if (!row.sm_clock_mhz)
-            row.sm_clock_mhz = -1;
-        row.driver = g.driver;
-        row.cuda = g.runtime;
-        row.size = cfg.size;
-        row.knobs = knobs;
-        row.seed = cfg.seed;
-        row.method = o.check_only ? "check only" : (passed ? tr.method : "not timed: check failed");
-        row.samples = tr.us.n;
-        int timed = passed && !o.check_only;
-        row.median_us = timed ? tr.us.median : -1;
-        row.min_us = timed ? tr.us.min : -1;
-        row.q1_us = timed ? tr.us.q1 : -1;
-        row.q3_us = timed ? tr.us.q3 : -1;
-        row.noise_pct = timed ? 100 * tr.us.noise : -1;
-        row.gbs = timed && p->metric != METRIC_GFLOPS ? rate : -1; /* -1 for METRIC_TIME */
-        row.gflops = timed && p->metric == METRIC_GFLOPS ? rate : -1;
-        row.roof_name = roof_name;
-        row.roof = roof;
-        row.pct_roof = roof > 0 && rate > 0 ? 100 * rate / roof : -1;
-        row.check_passed = passed;
-        row.max_err = rep.mode == CHECK_EXACT ? (double)rep.bad : rep.max_abs;
-        row.source_hash = source_hash;
-        row.commit = commit && *commit ? commit : "unknown";
-        row.date = date;
-        if (results_append(o.append, &row) != 0) {
+        const char *method = timed ? m.tr.method : o.check_only ? "check only"
+                                                                : "not timed: check failed";
+        if (append_row(o.append, p, v, &g, &cfg, knobs, &rep, timed ? &m : NULL, method,
+                       source_hash) != 0) {
             fprintf(stderr, "error: could not append the result to '%s'\n", o.append);
             return EXIT_USAGE;
         }
