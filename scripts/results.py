@@ -380,7 +380,7 @@ def cmd_stale(_args):
             elif r["median_us"] == "":
                 print(f"FAIL: {where}: not timed")
                 bad += 1
-        if gpu_slug(rows[0]["gpu"]) + ".csv" != os.path.basename(path) if rows else False:
+        if rows and gpu_slug(rows[0]["gpu"]) + ".csv" != os.path.basename(path):
             print(f"FAIL: {name}: holds rows of {rows[0]['gpu']}")
             bad += 1
     print(f"{len(files)} results file(s) checked, {bad} problem(s)")
