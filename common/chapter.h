@@ -51,6 +51,10 @@ struct problem {
     /* Other configurations `make results` measures besides the default, as
      * program options ("--fast-exp 1"): the knob settings the prose relies on. */
     const char *sweeps[MAX_SWEEPS];
+    /* Fewest timed samples, whatever --samples says (0: the harness's 20).
+     * For noisy host-orchestrated regions, so that the quartiles, and with
+     * them the noise figure, rest on enough samples to mean something. */
+    int min_samples;
 
     /* Bytes of device and host memory create() will need, so that a size too
      * large is refused with a message before anything is allocated. */

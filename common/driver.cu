@@ -126,7 +126,9 @@ static void measure(const struct problem *p, const struct variant *v, void *data
 {
     struct l2_flusher fl;
     l2_flusher_init(&fl, g->l2_bytes);
-    struct timing_opts to = {o->min_samples, 0.5, o->warm_l2};
+    /* The larger of the chapter's floor and the user's --samples. */
+    int samples = p->min_samples > o->min_samples ? p->min_samples : o->min_samples;
+    struct timing_opts to = {samples, 0.5, o->warm_l2};
     nvtxRangePushA(v->name);
     time_variant(p->timing, v, data, s, &fl, &to, &m->tr);
     nvtxRangePop();
