@@ -5,11 +5,12 @@
 #include "cuda_check.h"
 
 // [kernel]
+template <int ROWS> /* threads per tile column: --rows picks the instance */
 __global__ void transpose_kernel(float *out, const float *in, long n)
 {
     long c = blockIdx.x * (long)TILE + threadIdx.x;
     long r0 = blockIdx.y * (long)TILE + threadIdx.y;
-    for (int j = 0; j < TILE; j += BLOCK_ROWS) {
+    for (int j = 0; j < TILE; j += ROWS) {
         long r = r0 + j;
         if (r < n && c < n)
             out[c * n + r] = in[r * n + c];
@@ -17,10 +18,24 @@ __global__ void transpose_kernel(float *out, const float *in, long n)
 }
 // [kernel]
 
+typedef void (*transpose_fn)(float *, const float *, long);
+
+static transpose_fn kernel_for(int rows)
+{
+    switch (rows) { /* create() admits only these */
+    case 1: return transpose_kernel<1>;
+    case 2: return transpose_kernel<2>;
+    case 4: return transpose_kernel<4>;
+    case 16: return transpose_kernel<16>;
+    case 32: return transpose_kernel<32>;
+    default: return transpose_kernel<BLOCK_ROWS>;
+    }
+}
+
 static void run(void *data, cudaStream_t s)
 {
     struct transpose *t = (struct transpose *)data;
-    transpose_kernel<<<transpose_grid(t->n), dim3(TILE, BLOCK_ROWS), 0, s>>>(t->out, t->in, t->n);
+    kernel_for(t->rows)<<<transpose_grid(t->n), dim3(TILE, t->rows), 0, s>>>(t->out, t->in, t->n);
     CHECK_LAUNCH();
 }
 

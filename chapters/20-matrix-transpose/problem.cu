@@ -4,6 +4,7 @@
 #include "cuda_check.h"
 #include "rng.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 static size_t matrix_bytes(long n) { return (size_t)n * (size_t)n * sizeof(float); }
@@ -15,8 +16,14 @@ static size_t host_bytes(const struct config *c) { return 3 * matrix_bytes(c->si
 
 static void *create(const struct config *c)
 {
+    long rows = c->knob[0];
+    if (rows & (rows - 1)) { /* the kernels are compiled for powers of two */
+        fprintf(stderr, "error: --rows %ld: use 1, 2, 4, 8, 16 or 32\n", rows);
+        exit(EXIT_USAGE);
+    }
     struct transpose *t = (struct transpose *)calloc(1, sizeof *t);
     t->n = c->size;
+    t->rows = (int)rows;
     size_t bytes = matrix_bytes(t->n);
     t->h_in = (float *)host_alloc(bytes);
     rng_fill_f32(t->h_in, (size_t)t->n * t->n, -1.0f, 1.0f, c->seed, 0);
@@ -79,6 +86,9 @@ const struct problem PROBLEM = {
     .odd_size = 1531,
     .min_size = 1,
     .max_size = 32768,
+    .knobs = {{"rows", "threads per tile column, naive and optimized: each thread moves "
+               "32 / rows elements (1, 2, 4, 8, 16 or 32)", BLOCK_ROWS, 1, TILE}},
+    .nknobs = 1,
     .timing = TIME_KERNEL,
     .metric = METRIC_GBS,
     /* Global stores: sectors per request is 32 for the naive kernel (one

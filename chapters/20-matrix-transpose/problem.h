@@ -5,12 +5,16 @@
 #include "chapter.h"
 
 /* Both kernels move a TILE x TILE block of the matrix per thread block, with
- * TILE x BLOCK_ROWS threads, each thread handling TILE / BLOCK_ROWS elements. */
+ * TILE x rows threads, each thread handling TILE / rows elements. The pair's
+ * lesson uses BLOCK_ROWS; --rows (a power of two up to TILE) changes it for
+ * the sweep that asks whether more elements per thread close the gap to the
+ * roof. */
 #define TILE 32
 #define BLOCK_ROWS 8
 
 struct transpose {
     long n;        /* the matrix is n x n floats, row-major */
+    int rows;      /* --rows: threads per tile column */
     float *in;     /* device input */
     float *out;    /* device output: out[c][r] = in[r][c] */
     float *h_in;   /* host copy of the input, for the reference */
