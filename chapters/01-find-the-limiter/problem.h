@@ -30,8 +30,10 @@ static inline unsigned grid_for(long n) { return (unsigned)((n + BLOCK - 1) / BL
 
 /* The one instruction-level change this chapter measures: expf (about ten
  * instructions, at most 2 ulp off) or __expf (a multiply and one MUFU.EX2
- * on the special function unit, at most 2 + floor(|1.173 v|) ulp off). The
- * branch is uniform over the whole grid, so it costs nothing. */
+ * on the special function unit, guarded by a compare and two predicated
+ * multiplies for the denormal range when flush-to-zero is off; at most
+ * 2 + floor(|1.173 v|) ulp off). The branch is uniform over the whole grid,
+ * so it costs nothing. */
 static __device__ __forceinline__ float exp_of(float v, int fast)
 {
     return fast ? __expf(v) : expf(v);
