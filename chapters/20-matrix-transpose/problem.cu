@@ -89,6 +89,9 @@ const struct problem PROBLEM = {
     .knobs = {{"rows", "threads per tile column, naive and optimized: each thread moves "
                "32 / rows elements (1, 2, 4, 8, 16 or 32)", BLOCK_ROWS, 1, TILE}},
     .nknobs = 1,
+    /* More elements per thread, more loads in flight: does that close the
+     * gap to the roof where the pair stops short of it (the H200)? */
+    .sweeps = {"--rows 4", "--rows 2"},
     .timing = TIME_KERNEL,
     .metric = METRIC_GBS,
     /* Global stores: sectors per request is 32 for the naive kernel (one
