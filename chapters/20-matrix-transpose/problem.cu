@@ -89,9 +89,6 @@ const struct problem PROBLEM = {
     .knobs = {{"rows", "threads per tile column, naive and optimized: each thread moves "
                "32 / rows elements (1, 2, 4, 8, 16 or 32)", BLOCK_ROWS, 1, TILE}},
     .nknobs = 1,
-    /* More elements per thread, more loads in flight: does that close the
-     * gap to the roof where the pair stops short of it (the H200)? */
-    .sweeps = {"--rows 4", "--rows 2"},
     .timing = TIME_KERNEL,
     .metric = METRIC_GBS,
     /* Global stores: sectors per request is 32 for the naive kernel (one
@@ -102,6 +99,9 @@ const struct problem PROBLEM = {
                    "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,"
                    "smsp__sass_inst_executed_op_shared_ld.sum,"
                    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+    /* More elements per thread, more loads in flight: does that close the
+     * gap to the roof where the pair stops short of it (the H200)? */
+    .sweeps = {"--rows 4", "--rows 2"},
     .device_bytes = device_bytes,
     .host_bytes = host_bytes,
     .create = create,
