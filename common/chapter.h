@@ -26,7 +26,9 @@ enum metric {
     METRIC_GBS,    /* bytes / time, % of the measured device-to-device copy roof */
     METRIC_GFLOPS, /* flops / time, % of the FP32 peak from device attributes */
     METRIC_HOST_GBS, /* host<->device bytes / time; no device roof applies */
-    METRIC_TIME      /* time alone: no rate says anything useful (launch-bound work) */
+    METRIC_TIME,     /* time alone: no rate says anything useful (launch-bound work) */
+    METRIC_SFU,      /* special-function evaluations (flops()) / time, % of the SFU peak */
+    METRIC_LOOKUPS   /* random lookups (flops()) / time, % of the measured random-sector roof */
 };
 
 /* What run_variant tells the problem: size, knobs and seed chosen by the user. */
@@ -34,6 +36,7 @@ struct config {
     long size;
     long knob[MAX_KNOBS];
     unsigned long long seed;
+    int check_rule;          /* the variant's check_rule, for create() to keep for check() */
 };
 
 struct problem {
@@ -66,7 +69,8 @@ struct problem {
     void (*poison)(void *data);
     /* Download the outputs and compare with the CPU reference. */
     int (*check)(void *data, struct check_report *r);
-    /* Work counted for the derived figures (fewest bytes that must move; flops). */
+    /* Work counted for the derived figures (fewest bytes that must move; flops,
+     * or the evaluations or lookups that METRIC_SFU and METRIC_LOOKUPS count). */
     double (*bytes)(const void *data);
     double (*flops)(const void *data);
     void (*destroy)(void *data);
@@ -78,6 +82,11 @@ struct variant {
     void (*run)(void *data, cudaStream_t stream); /* the timed work */
     void (*prepare)(void *data);        /* optional, untimed, before the first run */
     void (*release)(void *data);        /* optional, after the last run */
+    /* Optional (0: the problem's one rule): which accuracy the check holds this
+     * program to, where the programs of a pair may differ in accuracy (chapter
+     * 25: the documented bounds of the functions it calls). Passed to create()
+     * in struct config. */
+    int check_rule;
 };
 
 /* The whole program: parse options, check, time, report. Returns the exit

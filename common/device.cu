@@ -17,6 +17,13 @@ static int fp32_lanes(int major, int minor)
     return 128;
 }
 
+/* Special-function results (__sinf, __expf's ex2, rcp, rsqrt, lg2) per SM
+ * per clock, from the same table: 32 on 5.x, 6.1 and 6.2, 16 elsewhere. */
+static int sfu_lanes(int major, int minor)
+{
+    return major == 5 || (major == 6 && minor != 0) ? 32 : 16;
+}
+
 static void version_text(int v, char *out, size_t len)
 {
     snprintf(out, len, "%d.%d", v / 1000, (v % 1000) / 10);
@@ -47,6 +54,8 @@ int gpu_open(struct gpu_info *g)
     CUDA_CHECK(cudaMemGetInfo(&g->mem_free, &g->mem_total));
     g->fp32_lanes_per_sm = fp32_lanes(g->cc_major, g->cc_minor);
     g->fp32_peak_gflops = g->sms * (double)g->fp32_lanes_per_sm * 2.0 * g->max_clock_khz * 1e-6;
+    g->sfu_per_sm = sfu_lanes(g->cc_major, g->cc_minor);
+    g->sfu_peak_gops = g->sms * (double)g->sfu_per_sm * g->max_clock_khz * 1e-6;
     CUDA_CHECK(cudaDriverGetVersion(&v));
     version_text(v, g->driver, sizeof g->driver);
     CUDA_CHECK(cudaRuntimeGetVersion(&v));
@@ -91,6 +100,76 @@ double gpu_copy_roof_gbs(const struct gpu_info *g)
     CUDA_CHECK(cudaFree(src));
     CUDA_CHECK(cudaFree(dst));
     return 2.0 * bytes / (st.median * 1e-3) / 1e9;
+}
+
+/* A well-mixed 32-bit hash (Wellons' lowbias32): consecutive i land on
+ * unrelated sectors, with no index array to read. */
+__device__ static unsigned mix32(unsigned x)
+{
+    x ^= x >> 16;
+    x *= 0x7feb352du;
+    x ^= x >> 15;
+    x *= 0x846ca68bu;
+    x ^= x >> 16;
+    return x;
+}
+
+/* Each lookup reads one word of a random sector. The loads do not depend on
+ * each other, so the unrolled loop keeps several in flight per thread; the
+ * sum only keeps the compiler from dropping them. */
+__global__ void random_read_kernel(const float *buf, unsigned words, long lookups, float *sink)
+{
+    float acc = 0.0f;
+    long stride = (long)gridDim.x * blockDim.x;
+#pragma unroll 4
+    for (long i = blockIdx.x * (long)blockDim.x + threadIdx.x; i < lookups; i += stride)
+        acc += buf[__umulhi(mix32((unsigned)i), words)];
+    if (acc == -1.0f) /* never true: the buffer holds small positive numbers */
+        *sink = acc;
+}
+
+double gpu_random_sector_roof(const struct gpu_info *g)
+{
+    /* 32 L2s: fewer than 1 read in 32 can hit the cache. */
+    size_t bytes = (size_t)32 * g->l2_bytes, free_b, total_b;
+    CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    while (bytes > ((size_t)64 << 20) && bytes + 2 * g->l2_bytes > free_b / 2)
+        bytes /= 2;
+    if (bytes > ((size_t)4 << 30) - 4) /* word indices stay below 2^32 */
+        bytes = ((size_t)4 << 30) - 4;
+    float *buf = (float *)device_alloc(bytes), *sink = (float *)device_alloc(sizeof(float));
+    CUDA_CHECK(cudaMemset(buf, 0x3C, bytes)); /* 0x3C3C3C3C: about 0.0115 */
+    int threads_sm;
+    CUDA_CHECK(cudaDeviceGetAttribute(&threads_sm, cudaDevAttrMaxThreadsPerMultiProcessor, 0));
+    unsigned block = 256, grid = (unsigned)(g->sms * (threads_sm / 256));
+    const long lookups = 1L << 26;
+    struct l2_flusher fl;
+    l2_flusher_init(&fl, g->l2_bytes);
+    cudaEvent_t a, b;
+    CUDA_CHECK(cudaEventCreate(&a));
+    CUDA_CHECK(cudaEventCreate(&b));
+    enum { WARM = 3, SAMPLES = 20 };
+    double ms[SAMPLES];
+    for (int i = 0; i < WARM + SAMPLES; i++) {
+        l2_flush(&fl, 0);
+        CUDA_CHECK(cudaEventRecord(a, 0));
+        random_read_kernel<<<grid, block>>>(buf, (unsigned)(bytes / sizeof(float)), lookups, sink);
+        CHECK_LAUNCH();
+        CUDA_CHECK(cudaEventRecord(b, 0));
+        CUDA_CHECK(cudaEventSynchronize(b));
+        float t;
+        CUDA_CHECK(cudaEventElapsedTime(&t, a, b));
+        if (i >= WARM)
+            ms[i - WARM] = t;
+    }
+    struct stats st;
+    stats_compute(ms, SAMPLES, &st);
+    CUDA_CHECK(cudaEventDestroy(a));
+    CUDA_CHECK(cudaEventDestroy(b));
+    l2_flusher_free(&fl);
+    CUDA_CHECK(cudaFree(buf));
+    CUDA_CHECK(cudaFree(sink));
+    return lookups / (st.median * 1e-3) / 1e9;
 }
 
 __global__ void spin_kernel(long long cycles, long long *out)

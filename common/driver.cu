@@ -29,6 +29,18 @@ static void spec_of(const struct problem *p, const char *variant, char *program,
     s->nknobs = p->nknobs;
 }
 
+/* The unit of the headline rate; "time" where there is none. */
+static const char *metric_unit(enum metric m)
+{
+    switch (m) {
+    case METRIC_GFLOPS: return "GFLOP/s";
+    case METRIC_SFU: return "Gop/s";
+    case METRIC_LOOKUPS: return "Glookup/s";
+    case METRIC_TIME: return "time";
+    default: return "GB/s";
+    }
+}
+
 static void describe(const struct problem *p, const struct variant *v)
 {
     printf("chapter=%02d\nslug=%s\nvariant=%s\ntitle=%s\nsection=%s\n", p->number, p->slug,
@@ -36,7 +48,7 @@ static void describe(const struct problem *p, const struct variant *v)
     printf("default_size=%ld\nsmall_size=%ld\nodd_size=%ld\nmin_size=%ld\nmax_size=%ld\n",
            p->default_size, p->small_size, p->odd_size, p->min_size, p->max_size);
     printf("timing=%s\nmetric=%s\nncu_metrics=%s\n", p->timing == TIME_KERNEL ? "kernel" : "region",
-           p->metric == METRIC_GFLOPS ? "GFLOP/s" : p->metric == METRIC_TIME ? "time" : "GB/s",
+           metric_unit(p->metric),
            p->ncu_metrics ? p->ncu_metrics : "");
     for (int k = 0; k < p->nknobs; k++)
         printf("knob=%s\n", p->knobs[k].name);
@@ -137,11 +149,19 @@ static void measure(const struct problem *p, const struct variant *v, void *data
     double sec = m->tr.us.median * 1e-6;
     m->rate = m->roof = -1;
     m->roof_name = "";
-    m->unit = p->metric == METRIC_GFLOPS ? "GFLOP/s" : "GB/s";
+    m->unit = p->metric == METRIC_TIME ? "" : metric_unit(p->metric);
     if (p->metric == METRIC_GFLOPS) {
         m->rate = p->flops(data) / sec / 1e9;
         m->roof = g->fp32_peak_gflops;
         m->roof_name = "fp32";
+    } else if (p->metric == METRIC_SFU) {
+        m->rate = p->flops(data) / sec / 1e9;
+        m->roof = g->sfu_peak_gops;
+        m->roof_name = "sfu";
+    } else if (p->metric == METRIC_LOOKUPS) {
+        m->rate = p->flops(data) / sec / 1e9;
+        m->roof = gpu_random_sector_roof(g);
+        m->roof_name = "dram-sector";
     } else if (p->metric == METRIC_GBS || p->metric == METRIC_HOST_GBS) {
         m->rate = p->bytes(data) / sec / 1e9;
         if (p->metric == METRIC_GBS) {
@@ -237,6 +257,7 @@ int run_variant_hashed(int argc, char **argv, const struct problem *p, const str
     struct config cfg;
     cfg.size = o.size;
     cfg.seed = o.seed;
+    cfg.check_rule = v->check_rule;
     memcpy(cfg.knob, o.knob, sizeof cfg.knob);
     char knobs[128];
     knob_text(p, &cfg, knobs, sizeof knobs);

@@ -21,8 +21,15 @@ struct fastmath {
     float *pool;     /* the distinct input values (see problem.cu) */
     int32_t *pick;   /* h_in[i] = pool[pick[i]] */
     long npool;
-    int intrinsics;  /* set by the program's prepare(): 1 if it calls __sinf and
-                      * __expf, so the check applies their error bounds */
+    int intrinsics;  /* 1 if the program calls __sinf and __expf (its check_rule),
+                      * so the check applies their error bounds */
+};
+
+/* What each program declares as the check_rule of its struct variant: the
+ * functions it calls, and so the documented error bounds the check applies. */
+enum fastmath_rule {
+    RULE_SINF_EXPF = 1,   /* sinf and expf: 2 ulp each */
+    RULE_INTRINSICS = 2   /* __sinf and __expf: 2^-21.41 absolute on [-pi, pi]; 2 + floor(1.173|a|) ulp */
 };
 
 extern const struct problem PROBLEM;
