@@ -28,8 +28,11 @@ static __device__ float warp_sum(float v)
     return v;
 }
 
-/* The second barrier keeps part[] from being overwritten by a following
- * reduction while a slow warp still reads it. */
+// [block_max]
+/* The block's max: each warp reduces its 32 values, lane 0 leaves the warp's
+ * result in part[], the barrier makes all of them visible, and every warp
+ * reduces the lot. The second barrier keeps part[] from being overwritten by
+ * a following reduction while a slow warp still reads it. */
 static __device__ float block_max(float v, float *part)
 {
     int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
@@ -42,7 +45,9 @@ static __device__ float block_max(float v, float *part)
     __syncthreads();
     return v;
 }
+// [block_max]
 
+/* The block's sum, the same way. */
 static __device__ float block_sum(float v, float *part)
 {
     int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
