@@ -13,7 +13,7 @@
 #include "check.h"
 #include "cli.h"
 
-#define MAX_SWEEPS 4
+#define MAX_SWEEPS 12
 
 /* How the timed region is measured. */
 enum timing {

@@ -1,115 +1,73 @@
-/* Chapter 04, naive: softmax with no cooperation inside a block. A row's max
- * and sum depend on every element of the row, so whatever threads must tell
- * each other goes through global memory and waits for the next launch: each
- * launch halves the partial rows (one launch per level of a pairwise tree),
- * and a last kernel reads the finished max and sum back to normalize. */
+/* Chapter 04, naive: softmax in three kernels, one per step. Block r works on
+ * row r in each of them, but a block's threads share a value only until the
+ * kernel ends: the row's max and its sum leave the chip, go to global memory,
+ * and the next kernel reads them back, together with the whole row again. */
 #include "problem.h"
+#include "block_reduce.h"
 #include "cuda_check.h"
 
 // [kernel]
-/* One level of the row-max tree. Each partial row of width w becomes
- * ceil(w / 2) wide: element j keeps the larger of j and j + ceil(w / 2). One
- * thread per output element, numbered across all rows (the index fits in 32
- * bits up to the largest size). Working in place is safe: thread j alone
- * reads and writes element j, and nothing at or past the new width, where
- * the second operands come from, is written. */
-__global__ void row_max_level(float *dst, long dst_stride, const float *src, long src_stride,
-                              long rows, long w)
+/* Step 1: each row's max, to global memory. */
+__global__ void row_max_kernel(float *row_max, const float *in, long n)
 {
-    unsigned h = (unsigned)half_width(w);
-    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= rows * h)
-        return;
-    unsigned r = i / h, j = i - r * h;
-    float v = src[r * src_stride + j];
-    if (j + h < w)
-        v = fmaxf(v, src[r * src_stride + j + h]);
-    dst[r * dst_stride + j] = v;
+    __shared__ float part[32]; /* one value per warp, for block_max */
+    const float *x = in + blockIdx.x * n;
+
+    float m = -INFINITY;
+    for (long j = threadIdx.x; j < n; j += blockDim.x)
+        m = fmaxf(m, x[j]);
+    m = block_max(m, part);
+    if (threadIdx.x == 0)
+        row_max[blockIdx.x] = m;
 }
 
-/* The first level of the row-sum tree: reads the input and its row's max. */
-__global__ void row_exp_sum_level(float *dst, long dst_stride, const float *x, long n,
-                                  const float *row_max, long max_stride)
+/* Step 2: each row's sum of exp(x - max), reading the row again. */
+__global__ void row_sum_kernel(float *row_sum, const float *in, const float *row_max, long n)
 {
-    unsigned h = (unsigned)half_width(n);
-    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n * h)
-        return;
-    unsigned r = i / h, j = i - r * h;
-    float m = row_max[r * max_stride];
-    float v = expf(x[r * n + j] - m);
-    if (j + h < n)
-        v += expf(x[r * n + j + h] - m);
-    dst[r * dst_stride + j] = v;
+    __shared__ float part[32];
+    const float *x = in + blockIdx.x * n;
+    float m = row_max[blockIdx.x];
+
+    float s = 0.0f;
+    for (long j = threadIdx.x; j < n; j += blockDim.x)
+        s += expf(x[j] - m);
+    s = block_sum(s, part);
+    if (threadIdx.x == 0)
+        row_sum[blockIdx.x] = s;
 }
 
-/* The other levels of the row-sum tree, like row_max_level. */
-__global__ void row_sum_level(float *dst, long dst_stride, const float *src, long src_stride,
-                              long rows, long w)
+/* Step 3: normalize, reading the row a third time. */
+__global__ void normalize_kernel(float *out, const float *in, const float *row_max,
+                                 const float *row_sum, long n)
 {
-    unsigned h = (unsigned)half_width(w);
-    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= rows * h)
-        return;
-    unsigned r = i / h, j = i - r * h;
-    float v = src[r * src_stride + j];
-    if (j + h < w)
-        v += src[r * src_stride + j + h];
-    dst[r * dst_stride + j] = v;
-}
+    const float *x = in + blockIdx.x * n;
+    float *y = out + blockIdx.x * n;
+    float m = row_max[blockIdx.x], s = row_sum[blockIdx.x];
 
-/* Step 3: every element reads its row's max and sum back from global memory. */
-__global__ void normalize(float *out, const float *x, const float *row_max,
-                          const float *row_sum, long stride, long n)
-{
-    long r = blockIdx.y, j = blockIdx.x * (long)blockDim.x + threadIdx.x;
-    if (j < n)
-        out[r * n + j] = expf(x[r * n + j] - row_max[r * stride]) / row_sum[r * stride];
+    for (long j = threadIdx.x; j < n; j += blockDim.x)
+        y[j] = expf(x[j] - m) / s;
 }
 // [kernel]
 
-/* Blocks for one thread per element of an n-row level of width ceil(w / 2). */
-static unsigned level_blocks(long rows, long w, int threads)
-{
-    return (unsigned)((rows * half_width(w) + threads - 1) / threads);
-}
-
+/* The row maxima and sums that pass from one kernel to the next. */
 static void prepare(void *data)
 {
     struct softmax *t = (struct softmax *)data;
-    size_t bytes = (size_t)t->n * (size_t)half_width(t->n) * sizeof(float);
-    t->part_max = (float *)device_alloc(bytes);
-    t->part_sum = (float *)device_alloc(bytes);
+    t->row_max = (float *)device_alloc((size_t)t->n * sizeof(float));
+    t->row_sum = (float *)device_alloc((size_t)t->n * sizeof(float));
 }
 
 // [launch]
 static void run(void *data, cudaStream_t s)
 {
     struct softmax *t = (struct softmax *)data;
-    long n = t->n, stride = half_width(n);
-    int threads = t->threads;
-    /* Step 1, row max: the first level reads the input, the later ones halve
-     * the partial rows in place, until column 0 holds each row's max. */
-    row_max_level<<<level_blocks(n, n, threads), threads, 0, s>>>(t->part_max, stride, t->in,
-                                                                  n, n, n);
+    unsigned rows = (unsigned)t->n;
+    /* One block per row in every step; each launch waits for the one before. */
+    row_max_kernel<<<rows, t->threads, 0, s>>>(t->row_max, t->in, t->n);
     CHECK_LAUNCH();
-    for (long w = half_width(n); w > 1; w = half_width(w)) {
-        row_max_level<<<level_blocks(n, w, threads), threads, 0, s>>>(t->part_max, stride,
-                                                                      t->part_max, stride, n, w);
-        CHECK_LAUNCH();
-    }
-    /* Step 2, row sum of exp(x - max), the same way. */
-    row_exp_sum_level<<<level_blocks(n, n, threads), threads, 0, s>>>(t->part_sum, stride, t->in,
-                                                                      n, t->part_max, stride);
+    row_sum_kernel<<<rows, t->threads, 0, s>>>(t->row_sum, t->in, t->row_max, t->n);
     CHECK_LAUNCH();
-    for (long w = half_width(n); w > 1; w = half_width(w)) {
-        row_sum_level<<<level_blocks(n, w, threads), threads, 0, s>>>(t->part_sum, stride,
-                                                                      t->part_sum, stride, n, w);
-        CHECK_LAUNCH();
-    }
-    /* Step 3: one thread per element. */
-    dim3 grid((unsigned)((n + threads - 1) / threads), (unsigned)n);
-    normalize<<<grid, threads, 0, s>>>(t->out, t->in, t->part_max, t->part_sum, stride, n);
+    normalize_kernel<<<rows, t->threads, 0, s>>>(t->out, t->in, t->row_max, t->row_sum, t->n);
     CHECK_LAUNCH();
 }
 // [launch]
@@ -117,8 +75,8 @@ static void run(void *data, cudaStream_t s)
 static void release(void *data)
 {
     struct softmax *t = (struct softmax *)data;
-    CUDA_CHECK(cudaFree(t->part_max));
-    CUDA_CHECK(cudaFree(t->part_sum));
+    CUDA_CHECK(cudaFree(t->row_max));
+    CUDA_CHECK(cudaFree(t->row_sum));
 }
 
 int main(int argc, char **argv)

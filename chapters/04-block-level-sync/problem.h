@@ -6,17 +6,14 @@
 
 struct softmax {
     long n;          /* the matrix is n x n floats, row-major; softmax along each row */
-    int threads;     /* threads per block of every kernel (knob), a multiple of 32 */
+    int threads;     /* threads per block (knob), a multiple of 32: one block per row */
     float *in;       /* device input */
     float *out;      /* device output: out[r][j] = exp(in[r][j] - max_r) / sum_r */
     float *h_in;     /* host copy of the input, for the reference */
-    float *part_max; /* naive.cu only: partial row maxima, n rows of half_width(n) */
-    float *part_sum; /* naive.cu only: partial row sums, same shape */
+    float *row_max;  /* naive.cu only: each row's max, n floats in global memory */
+    float *row_sum;  /* naive.cu only: each row's sum of exponentials, n floats */
 };
 
 extern const struct problem PROBLEM;
-
-/* One level of a pairwise reduction turns a row of w values into ceil(w / 2). */
-__host__ __device__ static inline long half_width(long w) { return (w + 1) / 2; }
 
 #endif

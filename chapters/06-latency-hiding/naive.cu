@@ -1,7 +1,7 @@
-/* Chapter 06, naive: one block of 32 threads per SM, a single warp. Each
- * iteration of its loop waits for one load from DRAM before it can store and
- * load again, and there is no other warp on the SM to issue in the meantime:
- * the SM spends nearly all its time waiting on memory latency. */
+/* Chapter 06, naive: the launch a grid-stride loop often gets, one block of
+ * 256 threads per SM. That is 8 warps on an SM that can hold 64. Each warp
+ * waits for its load from DRAM before it can store and load again, and 8
+ * warps per SM keep too few loads in flight to cover that wait: DRAM idles. */
 #include "problem.h"
 #include "cuda_check.h"
 
@@ -20,8 +20,8 @@ __global__ void scale_kernel(float *y, const float *x, float a, long n)
 static void run(void *data, cudaStream_t s)
 {
     struct scale *t = (struct scale *)data;
-    /* One warp per SM: a block of 32 threads for each multiprocessor. */
-    int threads = 32, blocks = t->sms;
+    /* A block per SM, of the usual 256 threads: 8 warps per SM. */
+    int threads = 256, blocks = t->sms;
     scale_kernel<<<blocks, threads, 0, s>>>(t->y, t->x, SCALE, t->n);
     CHECK_LAUNCH();
 }

@@ -19,8 +19,8 @@ __global__ void scale_kernel(float *y, const float *x, float a, long n)
 static void run(void *data, cudaStream_t s)
 {
     struct scale *t = (struct scale *)data;
-    /* Many warps per SM: --blocks-per-sm blocks of --threads threads each. */
-    int threads = t->threads, blocks = t->sms * t->blocks_per_sm;
+    /* As many blocks per SM as --warps-per-sm needs (64 warps: 8 of 256). */
+    int w = t->warps_per_sm, threads = threads_for(w), blocks = t->sms * blocks_per_sm_for(w);
     scale_kernel<<<blocks, threads, 0, s>>>(t->y, t->x, SCALE, t->n);
     CHECK_LAUNCH();
 }
