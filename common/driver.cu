@@ -112,9 +112,11 @@ static void knob_text(const struct problem *p, const struct config *c, char *out
 static int verify(const struct problem *p, const struct variant *v, void *data,
                   cudaStream_t s, struct check_report *rep)
 {
-    nvtxRangePushA(v->name);
     p->poison(data);
     CUDA_CHECK(cudaDeviceSynchronize());
+    /* The range holds the variant's own work and nothing else, so that
+     * `ncu --nvtx-include NAME/` (make evidence) profiles only its kernels. */
+    nvtxRangePushA(v->name);
     v->run(data, s);
     CUDA_CHECK(cudaDeviceSynchronize());
     nvtxRangePop();

@@ -1,42 +1,109 @@
 #!/usr/bin/env bash
 # make results: measure every chapter (or the chapter numbers given) at its
-# default size on this GPU and merge the rows into results/<gpu>.csv.
+# default size on this GPU and merge the rows into results/<gpu>.csv. Each
+# program's output is kept in build/logs/; the `evidence: NAME = VALUE UNIT`
+# lines it prints become host rows of results/evidence/<gpu>.csv. A program
+# refused because its size does not fit this GPU (exit 4) is skipped and named
+# at the end; the rest go on. ARGS in the environment is passed to every run.
 set -u
 here=$(dirname "$0")
 . "$here/variants.sh"
+chapter_dirs "$@" || exit 2
 if ! nvidia-smi -L >/dev/null 2>&1; then
     echo "error: make results needs a CUDA GPU, and this machine has none" >&2
     exit 3
 fi
-dirs=()
-if [ $# -eq 0 ]; then
-    for d in chapters/[0-9][0-9]-*/; do [ -f "$d/problem.cu" ] && dirs+=("${d%/}"); done
-else
-    for n in "$@"; do
-        n=$(printf '%02d' "$((10#$n))")
-        d=$(ls -d chapters/"$n"-* 2>/dev/null | head -n 1)
-        [ -n "$d" ] || { echo "error: there is no chapter $n" >&2; exit 2; }
-        dirs+=("$d")
-    done
-fi
-mkdir -p build
+IFS=$'\t' read -r gpu cc < <(gpu_identity)
+commit=${RESULTS_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}
+mkdir -p build/logs
 rows=build/measured.csv
 sweeps=build/measured-sweeps.csv
+host=build/evidence-host.csv
 rm -f "$rows" "$sweeps"
-failed=0
+python3 "$here/evidence_parse.py" header >"$host"
+tty=0
+[ -t 1 ] && tty=1
+start=$SECONDS
+
+# Every program and configuration, first, so that progress can say [k/N]. A
+# configuration is the default (an empty line) or a --describe sweep= line.
+runs=()
 for d in "${dirs[@]}"; do
     for prog in $(chapter_programs "$d"); do
-        echo "== $prog"
-        "$prog" --append "$rows" || failed=1
-        # The other configurations the chapter's prose relies on (its --describe sweep= lines).
+        runs+=("$d|$prog|")
         while IFS= read -r options; do
-            echo "== $prog $options"
-            # shellcheck disable=SC2086  # the options are words
-            "$prog" --append "$sweeps" $options || failed=1
+            runs+=("$d|$prog|$options")
         done < <("$prog" --describe | sed -n 's/^sweep=//p')
     done
 done
+
+failed=() skipped=() measured_chapters=()
+declare -A chapter_ok
+k=0
+for run in "${runs[@]}"; do
+    IFS='|' read -r d prog options <<<"$run"
+    k=$((k + 1))
+    name=$(basename "$d") v=$(basename "$prog")
+    what="$name $v${options:+ $options}"
+    log="build/logs/$name/$v${options:+-$(tr -c 'a-zA-Z0-9_=\n-' '_' <<<"$options")}.log"
+    mkdir -p "$(dirname "$log")"
+    if [ $tty -eq 1 ]; then
+        echo "[$k/${#runs[@]}] $what ($((SECONDS - start)) s so far)"
+    else
+        echo "== $prog${options:+ $options}"
+    fi
+    [ -n "${chapter_ok[$d]+set}" ] || chapter_ok[$d]=1
+    out=$rows
+    [ -n "$options" ] && out=$sweeps
+    # ARGS (make results ARGS="--size N") applies to every run.
+    # shellcheck disable=SC2086  # the options are words
+    "$prog" --append "$out" $options ${ARGS:-} 2>&1 | tee "$log"
+    rc=${PIPESTATUS[0]}
+    if [ "$rc" -eq 4 ]; then
+        skipped+=("$what: $(grep -m 1 'error:' "$log" | sed 's/^error: //')")
+        chapter_ok[$d]=0
+        continue
+    elif [ "$rc" -ne 0 ]; then
+        failed+=("$what (exit $rc, log in $log)")
+        chapter_ok[$d]=0
+        continue
+    fi
+    size=$(sed -n '1s/.*: size \([0-9][0-9]*\).*/\1/p' "$log")
+    python3 "$here/evidence_parse.py" host "$log" --chapter "${name%%-*}" --slug "${name#*-}" \
+        --variant "$v" --options "$options" --gpu "$gpu" --cc "$cc" --arch "sm_${cc/./}" \
+        --size "$size" --hash "$(python3 "$here/results.py" hash "$d")" --commit "$commit" \
+        --date "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >>"$host" ||
+        { failed+=("$what: its evidence lines (log in $log)"); chapter_ok[$d]=0; }
+done
+
+if [ -f "$rows" ]; then
+    python3 "$here/results.py" merge "$rows" "$sweeps" || exit 1
+    python3 "$here/results.py" readme
+fi
+# Host evidence of the chapters measured in full replaces their old host rows.
+for d in "${dirs[@]}"; do
+    [ "${chapter_ok[$d]:-0}" -eq 1 ] && measured_chapters+=("$((10#$(basename "$d" | cut -c1-2)))")
+done
+slug=$(tr 'A-Z' 'a-z' <<<"$gpu" | sed 's/[^a-z0-9][^a-z0-9]*/-/g; s/^-//; s/-$//')
+if [ ${#measured_chapters[@]} -gt 0 ] &&
+   { [ "$(wc -l <"$host")" -gt 1 ] || [ -f "results/evidence/$slug.csv" ]; }; then
+    list=$(IFS=,; echo "${measured_chapters[*]}")
+    if grep -q 'merge-evidence' "$here/results.py"; then
+        merge=(python3 "$here/results.py" merge-evidence)
+    else
+        merge=(python3 "$here/evidence_merge.py")
+    fi
+    "${merge[@]}" "$host" --gpu "$gpu" --chapters "$list" --tools host || exit 1
+fi
+
+echo "make results: ${#runs[@]} run(s) in $((SECONDS - start)) s, ${#skipped[@]} skipped, ${#failed[@]} failed"
+for s in "${skipped[@]}"; do
+    echo "skipped (too large for this GPU): $s"
+done
+[ ${#skipped[@]} -eq 0 ] ||
+    echo "measure a smaller size with: make results CHAPTERS=NN ARGS=\"--size N\" (the row records its size)"
+for f in "${failed[@]}"; do
+    echo "error: failed: $f" >&2
+done
 [ -f "$rows" ] || { echo "error: nothing was measured" >&2; exit 1; }
-python3 "$here/results.py" merge "$rows" "$sweeps" || exit 1
-python3 "$here/results.py" readme
-[ $failed -eq 0 ] || { echo "error: a program failed its check; see above" >&2; exit 1; }
+[ ${#failed[@]} -eq 0 ]

@@ -96,6 +96,7 @@ const struct problem PROBLEM = {
                    "dram__throughput.avg.pct_of_peak_sustained_elapsed,"
                    "sm__warps_active.avg.pct_of_peak_sustained_active,"
                    "smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct,"
+                   "smsp__warps_issue_stalled_long_scoreboard.sum,smsp__inst_executed_op_global_ld.sum,"
                    "gpu__time_duration.sum",
     .sweeps = {"--ilp 16", "--warps 16"},
     .device_bytes = device_bytes,

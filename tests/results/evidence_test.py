@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""Checks of the evidence producer on hand-made fixtures (no GPU):
+    evidence_test.py PARSE_MODULE MERGE_MODULE
+prints one PASS:/FAIL: line per check. evidence_test.sh runs it on the real
+modules and on planted faults."""
+import csv
+import importlib.util
+import io
+import os
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FIX = os.path.join(HERE, "fixtures")
+results = []
+
+
+def load(path, name):
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def fixture(name):
+    with open(os.path.join(FIX, name)) as f:
+        return f.read()
+
+
+def check(name, got, want):
+    ok = got == want
+    results.append(ok)
+    print(f"{'PASS' if ok else 'FAIL'}: {name}" + ("" if ok else f": got {got!r}, want {want!r}"))
+
+
+def raises(name, fn, exc, needle):
+    try:
+        fn()
+    except exc as e:
+        check(name, needle in str(e), True)
+        return
+    check(name, "no error", f"an error saying '{needle}'")
+
+
+CTX = dict(chapter="7", slug="instruction-level-parallelism", variant="optimized", options="",
+           gpu="NVIDIA H100 80GB HBM3", cc="9.0", arch="sm_90", size="67108864",
+           source_hash="0123456789ab", commit="abc1234", date="2026-01-01T00:00:00Z")
+METRICS = ["dram__bytes_read.sum", "dram__throughput.avg.pct_of_peak_sustained_elapsed",
+           "gpu__time_duration.sum", "smsp__thread_inst_executed_per_inst_executed.ratio",
+           "smsp__warps_launched.sum"]
+PATTERNS = ["LDG", "STG", "BAR", "LDG.E.128", "MUFU"]
+
+
+def values(rows):
+    return {(r[8], r[9]): float(r[10]) for r in rows}
+
+
+def main(parse_path, merge_path):
+    ev = load(parse_path, "evidence_parse")
+    common = {"l2_flush_kernel", "spin_kernel"}  # as common_kernel_names finds them
+    check("common/ kernels found in the sources",
+          {"l2_flush_kernel", "spin_kernel"} <= ev.common_kernel_names(
+              os.path.join(HERE, "..", "..", "common")), True)
+    notes = []
+    rows = ev.program_rows(CTX, fixture("ncu-two-kernels.csv"),
+                           [fixture("ptxas-optimized.txt"), fixture("ptxas-problem.txt")],
+                           [fixture("sass-optimized.txt"), fixture("sass-problem.txt")],
+                           METRICS, PATTERNS, common, notes.append)
+    v = values(rows)
+    check("ncu bytes add up over the kernels", v[("ncu", "dram__bytes_read.sum")], 269484032)
+    check("ncu durations add up", v[("ncu", "gpu__time_duration.sum")], 400000)
+    check("ncu pct is the duration-weighted mean",
+          v[("ncu", "dram__throughput.avg.pct_of_peak_sustained_elapsed")], 60)
+    check("ncu ratio is the duration-weighted mean",
+          v[("ncu", "smsp__thread_inst_executed_per_inst_executed.ratio")], 30)
+    check("ptxas registers: the most of the launched kernels", v[("ptxas", "registers")], 20)
+    check("ptxas stack: device functions' frames are not the kernel's", v[("ptxas", "stack_bytes")], 24)
+    check("ptxas spill stores add up", v[("ptxas", "spill_store_bytes")], 4)
+    check("ptxas smem: the most", v[("ptxas", "smem_bytes")], 512)
+    check("sass LDG counts LDG.E and LDG.E.128, predicated too", v[("sass", "LDG")], 10)
+    check("sass LDG.E.128 exact pattern", v[("sass", "LDG.E.128")], 1)
+    check("sass BAR counts BAR.SYNC.DEFER_BLOCKING", v[("sass", "BAR")], 1)
+    check("rows carry the context and the header's order",
+          rows[0][:8] + rows[0][12:], [CTX[k] for k in ev.HEADER[:8]] + [CTX[k] for k in ev.HEADER[12:]])
+    check("one row per tool and metric", len(rows), len(set((r[8], r[9]) for r in rows)))
+
+    # Without a profile (a chapter with no ncu metrics): every kernel of the
+    # program's own file, never the one from common/.
+    rows = ev.program_rows(CTX, None, [fixture("ptxas-optimized.txt"), fixture("ptxas-problem.txt")],
+                           [fixture("sass-optimized.txt"), fixture("sass-problem.txt")],
+                           [], ["LDG"], common, notes.append)
+    v = values(rows)
+    check("no profile: registers over the file's own kernels, common/ left out",
+          v[("ptxas", "registers")], 30)
+    check("no profile: spills without the common/ kernel's", v[("ptxas", "spill_store_bytes")], 4)
+    check("no profile: LDG over the file's own kernels, sm_90 only", v[("sass", "LDG")], 28)
+    check("no ncu rows without a profile", [r for r in rows if r[8] == "ncu"], [])
+
+    lib = dict(CTX, variant="library")
+    rows = ev.program_rows(lib, fixture("ncu-two-kernels.csv"),
+                           [fixture("ptxas-problem.txt")], [fixture("sass-problem.txt")],
+                           METRICS, PATTERNS, common, notes.append)
+    check("library: ncu rows only, and a note", ({r[8] for r in rows}, bool(notes)), ({"ncu"}, True))
+
+    raises("a profile with no kernel is an error",
+           lambda: ev.program_rows(CTX, fixture("ncu-no-kernel.csv"), [fixture("ptxas-optimized.txt")],
+                                   [fixture("sass-optimized.txt")], METRICS, PATTERNS, common,
+                                   notes.append), ev.EvidenceError, "no kernel")
+    raises("a metric ncu did not report is an error",
+           lambda: ev.aggregate_ncu(ev.ncu_kernels(fixture("ncu-two-kernels.csv")),
+                                    ["dram__bytes_write.sum"]), ev.EvidenceError, "dram__bytes_write.sum")
+
+    host = ev.host_rows(dict(CTX, variant="optimized"), fixture("host.log"))
+    check("host lines become rows", [(r[8], r[9], r[10], r[11]) for r in host],
+          [("host", "overlap_pct", "87.25", "%"), ("host", "transfer_gbs", "24.5", "GB/s")])
+    raises("a malformed evidence line is an error",
+           lambda: ev.host_rows(CTX, "evidence: overlap = lots %\n"), ev.EvidenceError, "overlap")
+
+    merge_rows(load(merge_path, "evidence_merge"), ev)
+    return 0 if all(results) else 1
+
+
+def write(path, header, rows):
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(header)
+        w.writerows(rows)
+
+
+def merge_rows(mg, ev):
+    gpu = CTX["gpu"]
+    row = lambda ch, tool, metric, value: [dict(CTX, chapter=ch, tool=tool, metric=metric,  # noqa
+                                                value=value, unit="")[k] for k in ev.HEADER]
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "evidence")
+        os.makedirs(out)
+        old = os.path.join(out, mg.gpu_slug(gpu) + ".csv")
+        write(old, ev.HEADER, [row("7", "ncu", "a", "1"), row("7", "host", "h", "2"),
+                               row("9", "ncu", "a", "3")])
+        new = os.path.join(tmp, "new.csv")
+        write(new, ev.HEADER, [row("7", "ncu", "b", "4")])
+        mg.merge(new, gpu, {7}, {"ncu", "ptxas", "sass"}, out)
+        with open(old) as f:
+            got = [(r[0], r[8], r[9], r[10]) for r in list(csv.reader(f))[1:]]
+        check("merge replaces the tools it records, keeps host rows and other chapters", got,
+              [("7", "ncu", "b", "4"), ("7", "host", "h", "2"), ("9", "ncu", "a", "3")])
+        write(new, ev.HEADER, [row("7", "ncu", "b", "4"), row("7", "ncu", "b", "5")])
+        raises("merge: a duplicate row is an error",
+               lambda: mg.merge(new, gpu, {7}, {"ncu"}, out), mg.MergeError, "second row")
+        write(new, ev.HEADER[:-1], [row("7", "ncu", "b", "4")[:-1]])
+        raises("merge: a wrong header is an error",
+               lambda: mg.merge(new, gpu, {7}, {"ncu"}, out), mg.MergeError, "header")
+        write(new, ev.HEADER, [row("7", "ncu", "b", "nan")])
+        raises("merge: a value that is not finite is an error",
+               lambda: mg.merge(new, gpu, {7}, {"ncu"}, out), mg.MergeError, "value")
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1], sys.argv[2]))
