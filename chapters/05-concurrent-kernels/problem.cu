@@ -5,6 +5,7 @@
  * records when it ran, and the last run's timeline is printed as evidence. */
 #include "problem.h"
 #include "cuda_check.h"
+#include "evidence.h"
 #include "rng.h"
 
 #include <stdint.h>
@@ -98,13 +99,6 @@ void batch_run(void *data, cudaStream_t stream)
 }
 
 void batch_release(void *data) { CUDA_CHECK(cudaGraphExecDestroy(((struct batch *)data)->graph)); }
-
-/* TODO(lead): replace with evidence_print() from common/evidence.h (H7's
- * branch) once it is merged; same output format. */
-static void evidence_print(const char *name, double value, const char *unit)
-{
-    printf("evidence: %s = %.6g %s\n", name, value, unit);
-}
 
 /* The timeline of the last run (the last timed sample, or the checked run):
  * the mean kernel length, the span from the first start to the last end, and

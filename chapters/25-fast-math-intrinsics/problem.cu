@@ -5,6 +5,7 @@
  * used (see term_bound) and a double-precision reference. */
 #include "problem.h"
 #include "cuda_check.h"
+#include "evidence.h"
 #include "rng.h"
 
 #include <math.h>
@@ -139,13 +140,6 @@ static void reference_of(const struct fastmath *f, float x, double *ref, double 
     double K = f->terms;
     *ref = sum;
     *bound = err + (2 * u + 16 * K * u * u) * mass + (4 * K + 8) * 0x1.0p-53 * (mass + 2 * K);
-}
-
-/* TODO(lead): replace with evidence_print() from common/evidence.h (H7's
- * branch) once it is merged; same output format. */
-static void evidence_print(const char *name, double value, const char *unit)
-{
-    printf("evidence: %s = %.6g %s\n", name, value, unit);
 }
 
 /* The accuracy table of the README: the largest error of each function
