@@ -129,12 +129,7 @@ done
 # Only chapters recorded in full replace their old rows.
 if [ ${#done_chapters[@]} -gt 0 ]; then
     list=$(IFS=,; echo "${done_chapters[*]}")
-    if grep -q 'merge-evidence' "$here/results.py"; then
-        merge=(python3 "$here/results.py" merge-evidence)
-    else
-        merge=(python3 "$here/evidence_merge.py")
-    fi
-    "${merge[@]}" "$new" --gpu "$gpu" --chapters "$list" --tools ncu,ptxas,sass || exit 1
+    python3 "$here/results.py" merge-evidence "$new" --gpu "$gpu" --chapters "$list" --tools ncu,ptxas,sass || exit 1
 fi
 echo "make evidence: $((SECONDS - start)) s, ${#done_chapters[@]} of ${#dirs[@]} chapter(s) recorded"
 if [ ${#failed[@]} -gt 0 ]; then

@@ -88,12 +88,7 @@ slug=$(tr 'A-Z' 'a-z' <<<"$gpu" | sed 's/[^a-z0-9][^a-z0-9]*/-/g; s/^-//; s/-$//
 if [ ${#measured_chapters[@]} -gt 0 ] &&
    { [ "$(wc -l <"$host")" -gt 1 ] || [ -f "results/evidence/$slug.csv" ]; }; then
     list=$(IFS=,; echo "${measured_chapters[*]}")
-    if grep -q 'merge-evidence' "$here/results.py"; then
-        merge=(python3 "$here/results.py" merge-evidence)
-    else
-        merge=(python3 "$here/evidence_merge.py")
-    fi
-    "${merge[@]}" "$host" --gpu "$gpu" --chapters "$list" --tools host || exit 1
+    python3 "$here/results.py" merge-evidence "$host" --gpu "$gpu" --chapters "$list" --tools host || exit 1
 fi
 
 echo "make results: ${#runs[@]} run(s) in $((SECONDS - start)) s, ${#skipped[@]} skipped, ${#failed[@]} failed"

@@ -9,6 +9,9 @@
     results.py stale [--warn]           results, sweeps and evidence: valid, checks passed, hashes
                                         current; --warn (or --warn-stale): a changed chapter is a
                                         WARN: line with the command that re-measures it, exit 0
+    results.py merge-evidence FILE --gpu NAME --chapters 7,9 --tools ncu,ptxas,sass
+                                        recorded evidence rows replace that GPU's rows of those
+                                        chapters and tools in results/evidence/<gpu>.csv
     results.py claims                   every chapter's claims and prediction on every GPU;
                                         exit 1 on a missed or unrecorded claim or stale evidence
     results.py readme [--check] [DIR...]  rewrite (or verify) the README blocks and inline values
@@ -75,6 +78,42 @@ def cmd_merge(args, results_dir):
         os.makedirs(folder, exist_ok=True)
         write_rows(path, keep + rows)
         print(f"wrote {rel(path)}: {len(rows)} new row(s), {len(keep)} kept")
+    return 0
+
+
+def cmd_merge_evidence(args, results_dir):
+    """`make evidence` records ncu, ptxas and sass rows, `make results` host rows: each
+    replaces only its own tools' rows of the chapters it measured, never the other's."""
+    opts = {}
+    rest = list(args)
+    for name in ("--gpu", "--chapters", "--tools"):
+        if name not in rest or rest.index(name) + 1 >= len(rest):
+            raise Usage(f"merge-evidence needs {name}")
+        i = rest.index(name)
+        opts[name] = rest[i + 1]
+        del rest[i:i + 2]
+    if len(rest) != 1:
+        raise Usage("merge-evidence needs one recorded file")
+    gpu = opts["--gpu"]
+    tools = opts["--tools"].split(",")
+    if any(t not in ev.TOOLS for t in tools):
+        raise Usage(f"--tools: one of {', '.join(ev.TOOLS)}")
+    try:
+        numbers = {int(n) for n in opts["--chapters"].split(",")}
+    except ValueError:
+        raise Usage("--chapters: chapter numbers separated by commas")
+    chapters = {c.number: c for c in read_toc() if c.dir}
+    new = ev.read_evidence(rest[0], chapters, named=False)
+    for r in new:
+        if r["gpu"] != gpu or int(r["chapter"]) not in numbers or r["tool"] not in tools:
+            raise ResultsError(f"{r['_file']}:{r['_line']}: a row of {r['gpu']}, chapter "
+                               f"{r['chapter']}, tool {r['tool']} was not to be merged")
+    folder = os.path.join(results_dir or os.path.join(ROOT, "results"), "evidence")
+    path = os.path.join(folder, gpu_slug(gpu) + ".csv")
+    old = ev.read_evidence(path, chapters) if os.path.exists(path) else []
+    keep = [r for r in old if not (int(r["chapter"]) in numbers and r["tool"] in tools)]
+    ev.write_evidence(path, keep + new)
+    print(f"wrote {rel(path)}: {len(new)} new row(s), {len(keep)} kept")
     return 0
 
 
@@ -210,7 +249,7 @@ def cmd_book_json(args, results_dir):
     return 0
 
 
-COMMANDS = {"columns": cmd_columns, "table": cmd_table, "merge": cmd_merge, "stale": cmd_stale,
+COMMANDS = {"columns": cmd_columns, "table": cmd_table, "merge": cmd_merge, "merge-evidence": cmd_merge_evidence, "stale": cmd_stale,
             "claims": cmd_claims, "readme": cmd_readme, "book-json": cmd_book_json}
 
 

@@ -39,8 +39,9 @@ def program_name(variant, options):
     return f"{variant}[{options}]" if options else variant
 
 
-def read_evidence(path, chapters):
-    """Rows of one evidence file, validated; each with '_line', 'value' as a float."""
+def read_evidence(path, chapters, named=True):
+    """Rows of one evidence file, validated; each with '_line', 'value' as a float.
+    named: the file is results/evidence/<gpu-slug>.csv (not a freshly recorded one)."""
     name = rel(path)
     try:
         with open(path, newline="") as f:
@@ -94,9 +95,10 @@ def read_evidence(path, chapters):
         seen[key] = lineno
         if rows and row["gpu"] != rows[0]["gpu"]:
             bad("gpu", f"the file holds rows of '{rows[0]['gpu']}'")
+        row["_text"] = row["value"]
         row["value"], row["_line"], row["_file"] = value, lineno, name
         rows.append(row)
-    if rows and gpu_slug(rows[0]["gpu"]) + ".csv" != os.path.basename(path):
+    if named and rows and gpu_slug(rows[0]["gpu"]) + ".csv" != os.path.basename(path):
         raise ResultsError(f"{name}: holds rows of {rows[0]['gpu']}; its name must be "
                            f"{gpu_slug(rows[0]['gpu'])}.csv")
     return rows
@@ -318,3 +320,16 @@ def stale_evidence(data):
                 out.append((r["_file"], r["_line"], c, program_name(r["variant"], r["options"]),
                             r["source_hash"], c.hash))
     return out
+
+
+def write_evidence(path, rows):
+    """Rows in a stable order: chapter, program, tool, metric."""
+    def key(r):
+        return (int(r["chapter"]), VARIANTS.index(r["variant"]), r["options"],
+                TOOLS.index(r["tool"]), r["metric"])
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(COLUMNS)
+        for r in sorted(rows, key=key):
+            w.writerow([r[c] if c != "value" else r["_text"] for c in COLUMNS])

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Checks of the evidence producer on hand-made fixtures (no GPU):
-    evidence_test.py PARSE_MODULE MERGE_MODULE
+    evidence_test.py PARSE_MODULE
 prints one PASS:/FAIL: line per check. evidence_test.sh runs it on the real
 modules and on planted faults."""
 import csv
@@ -55,7 +55,7 @@ def values(rows):
     return {(r[8], r[9]): float(r[10]) for r in rows}
 
 
-def main(parse_path, merge_path):
+def main(parse_path):
     ev = load(parse_path, "evidence_parse")
     common = {"l2_flush_kernel", "spin_kernel"}  # as common_kernel_names finds them
     check("common/ kernels found in the sources",
@@ -116,7 +116,13 @@ def main(parse_path, merge_path):
     raises("a malformed evidence line is an error",
            lambda: ev.host_rows(CTX, "evidence: overlap = lots %\n"), ev.EvidenceError, "overlap")
 
-    merge_rows(load(merge_path, "evidence_merge"), ev)
+    real = ev.aggregate_ncu(ev.ncu_kernels(fixture("ncu-h100-transpose-naive.csv")),
+                            ["l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+                             "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"])
+    check("a real H100 report: 32 store sectors per request in the naive transpose",
+          real["l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"][0]
+          / real["l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"][0], 32.0)
+    merge_rows(ev)
     return 0 if all(results) else 1
 
 
@@ -127,33 +133,48 @@ def write(path, header, rows):
         w.writerows(rows)
 
 
-def merge_rows(mg, ev):
+RESULTS_PY = os.path.join(HERE, "..", "..", "scripts", "results.py")
+
+
+def merge(tmp, new, gpu, chapters, tools):
+    """results.py merge-evidence into tmp/evidence; (exit status, stderr)."""
+    import subprocess
+    p = subprocess.run([sys.executable, RESULTS_PY, "--results-dir", tmp, "merge-evidence", new,
+                        "--gpu", gpu, "--chapters", chapters, "--tools", tools],
+                       capture_output=True, text=True)
+    return p.returncode, p.stderr
+
+
+def merge_rows(ev):
     gpu = CTX["gpu"]
     row = lambda ch, tool, metric, value: [dict(CTX, chapter=ch, tool=tool, metric=metric,  # noqa
-                                                value=value, unit="")[k] for k in ev.HEADER]
+                                                value=value, unit="",
+                                                slug={"7": CTX["slug"], "9": "warp-multiple-blocks"}[ch])[k]
+                                           for k in ev.HEADER]
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "evidence")
         os.makedirs(out)
-        old = os.path.join(out, mg.gpu_slug(gpu) + ".csv")
+        old = os.path.join(out, "nvidia-h100-80gb-hbm3.csv")
         write(old, ev.HEADER, [row("7", "ncu", "a", "1"), row("7", "host", "h", "2"),
                                row("9", "ncu", "a", "3")])
         new = os.path.join(tmp, "new.csv")
         write(new, ev.HEADER, [row("7", "ncu", "b", "4")])
-        mg.merge(new, gpu, {7}, {"ncu", "ptxas", "sass"}, out)
+        rc, err = merge(tmp, new, gpu, "7", "ncu,ptxas,sass")
         with open(old) as f:
             got = [(r[0], r[8], r[9], r[10]) for r in list(csv.reader(f))[1:]]
-        check("merge replaces the tools it records, keeps host rows and other chapters", got,
-              [("7", "ncu", "b", "4"), ("7", "host", "h", "2"), ("9", "ncu", "a", "3")])
-        write(new, ev.HEADER, [row("7", "ncu", "b", "4"), row("7", "ncu", "b", "5")])
-        raises("merge: a duplicate row is an error",
-               lambda: mg.merge(new, gpu, {7}, {"ncu"}, out), mg.MergeError, "second row")
-        write(new, ev.HEADER[:-1], [row("7", "ncu", "b", "4")[:-1]])
-        raises("merge: a wrong header is an error",
-               lambda: mg.merge(new, gpu, {7}, {"ncu"}, out), mg.MergeError, "header")
-        write(new, ev.HEADER, [row("7", "ncu", "b", "nan")])
-        raises("merge: a value that is not finite is an error",
-               lambda: mg.merge(new, gpu, {7}, {"ncu"}, out), mg.MergeError, "value")
+        check("merge replaces the tools it records, keeps host rows and other chapters", (rc, got),
+              (0, [("7", "ncu", "b", "4"), ("7", "host", "h", "2"), ("9", "ncu", "a", "3")]))
+        for what, rows, header, needle in (
+                ("a duplicate row", [row("7", "ncu", "b", "4"), row("7", "ncu", "b", "5")],
+                 ev.HEADER, "second row"),
+                ("a wrong header", [row("7", "ncu", "b", "4")[:-1]], ev.HEADER[:-1], "header"),
+                ("a value that is not finite", [row("7", "ncu", "b", "nan")], ev.HEADER, "value"),
+                ("a row of a chapter not named", [row("9", "ncu", "b", "4")], ev.HEADER,
+                 "not to be merged")):
+            write(new, header, rows)
+            rc, err = merge(tmp, new, gpu, "7", "ncu")
+            check(f"merge: {what} is an error", (rc, needle in err), (1, True))
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1], sys.argv[2]))
+    sys.exit(main(sys.argv[1]))

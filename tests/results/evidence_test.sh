@@ -1,15 +1,14 @@
 #!/usr/bin/env bash
-# The evidence producer (scripts/evidence_parse.py, scripts/evidence_merge.py)
+# The evidence producer (scripts/evidence_parse.py, and results.py merge-evidence)
 # on hand-made fixtures, no GPU needed; then the same checks on copies with a
 # planted fault each, which must fail. Prints PASS:/FAIL: lines and a count.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 parse=scripts/evidence_parse.py
-merge=scripts/evidence_merge.py
 test=tests/results/evidence_test.py
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-out=$(python3 "$test" "$parse" "$merge" 2>&1)
+out=$(python3 "$test" "$parse" 2>&1)
 echo "$out"
 pass=$(grep -c '^PASS:' <<<"$out")
 fail=$(grep -c '^FAIL:' <<<"$out")
@@ -22,7 +21,7 @@ planted() {
     if cmp -s "$parse" "$tmp/evidence_parse.py"; then
         echo "FAIL: planted fault '$what' no longer applies to $parse"
         fail=$((fail + 1))
-    elif python3 "$test" "$tmp/evidence_parse.py" "$merge" 2>&1 | grep -q '^FAIL:'; then
+    elif python3 "$test" "$tmp/evidence_parse.py" 2>&1 | grep -q '^FAIL:'; then
         echo "PASS: planted fault is caught: $what"
         pass=$((pass + 1))
     else
