@@ -1,437 +1,242 @@
 #!/usr/bin/env python3
-"""Results tooling: source hashes, chapter tables, merging into results/,
-the staleness check, and the generated blocks of the chapter READMEs.
+"""The results model's command line (the code is the package scripts/guide/).
 
-    results.py hash DIR               hash of a chapter's sources (as make computes it)
-    results.py table FILE             the table `make chapter-NN` prints
-    results.py merge FILE [SWEEPS]    move measured rows into results/<gpu>.csv, and the rows of
-                                      other configurations into results/sweeps/<gpu>.csv
-    results.py stale                  check results/*.csv: format, passing checks, hashes
-    results.py readme [--check] DIR...  rewrite (or verify) the README blocks
+    results.py hash DIR                 hash of a chapter's sources (as make computes it)
+    results.py columns                  the results CSV header (common/results.c must match)
+    results.py table FILE               the table `make chapter-NN` prints
+    results.py merge FILE [SWEEPS]      move measured rows into results/<gpu>.csv, and the rows
+                                        of other configurations into results/sweeps/<gpu>.csv
+    results.py stale [--warn]           results, sweeps and evidence: valid, checks passed, hashes
+                                        current; --warn (or --warn-stale): a changed chapter is a
+                                        WARN: line with the command that re-measures it, exit 0
+    results.py claims                   every chapter's claims and prediction on every GPU;
+                                        exit 1 on a missed or unrecorded claim or stale evidence
+    results.py readme [--check] [DIR...]  rewrite (or verify) the README blocks and inline values
+    results.py book-json                the JSON document the book lays out (scripts/guide/book.py)
 
-Standard library only."""
+Every command takes --results-dir DIR (default: results/). Exit status: 0 fine, 1 a fault
+in the data (one line naming file, line and column), 2 a bad command line.
+Standard library only, Python 3.11+."""
 
-import csv
-import difflib
-import glob
-import hashlib
-import io
+import json
 import os
-import re
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-RESULTS = os.path.join(ROOT, "results")
-SWEEPS = os.path.join(RESULTS, "sweeps")
-HEADER = ("chapter,slug,variant,gpu,cc,sms,sm_clock_mhz,driver,cuda,size,knobs,seed,method,"
-          "samples,median_us,min_us,q1_us,q3_us,noise_pct,gbs,gflops,roof_name,roof,pct_roof,"
-          "check,max_err,source_hash,commit,date").split(",")
-VARIANTS = ["naive", "optimized", "library"]
-NUMERIC = ["median_us", "min_us", "q1_us", "q3_us", "noise_pct", "gbs", "gflops", "roof",
-           "pct_roof", "sm_clock_mhz"]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from guide import evidence as ev                                    # noqa: E402
+from guide import render                                            # noqa: E402
+from guide.book import book_json                                    # noqa: E402
+from guide.model import (COLUMNS, ROOT, Data, ResultsError, gpu_slug, read_results,  # noqa: E402
+                         read_toc, rel, source_hash, write_rows)
 
 
-class ResultsError(Exception):
+class Usage(Exception):
     pass
 
 
-def source_hash(chapter_dir):
-    """sha256 of the chapter's *.cu *.h *.c chapter.mk, concatenated in byte order of name."""
-    names = [n for n in os.listdir(chapter_dir)
-             if n.endswith((".cu", ".h", ".c")) or n == "chapter.mk"]
-    h = hashlib.sha256()
-    for n in sorted(names, key=lambda s: s.encode()):
-        with open(os.path.join(chapter_dir, n), "rb") as f:
-            h.update(f.read())
-    return h.hexdigest()[:12]
-
-
-def chapter_dirs():
-    return sorted(d for d in glob.glob(os.path.join(ROOT, "chapters", "[0-9][0-9]-*"))
-                  if os.path.isfile(os.path.join(d, "problem.cu")))
-
-
-def gpu_slug(name):
-    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
-
-
-def read_rows(path):
-    """Rows of a results file, validated against the header contract."""
-    try:
-        with open(path, newline="") as f:
-            reader = csv.reader(f)
-            header = next(reader, None)
-            if header != HEADER:
-                raise ResultsError(f"{path}: the header is not the results header")
-            rows = []
-            for lineno, fields in enumerate(reader, start=2):
-                if len(fields) != len(HEADER):
-                    raise ResultsError(f"{path}:{lineno}: {len(fields)} fields, expected {len(HEADER)}")
-                row = dict(zip(HEADER, fields))
-                for k in NUMERIC:
-                    if row[k] != "":
-                        try:
-                            float(row[k])
-                        except ValueError:
-                            raise ResultsError(f"{path}:{lineno}: {k} '{row[k]}' is not a number")
-                if row["check"] not in ("pass", "fail"):
-                    raise ResultsError(f"{path}:{lineno}: check is '{row['check']}'")
-                if row["variant"] not in VARIANTS:
-                    raise ResultsError(f"{path}:{lineno}: unknown variant '{row['variant']}'")
-                if not re.fullmatch(r"\d+", row["chapter"]):
-                    raise ResultsError(f"{path}:{lineno}: chapter '{row['chapter']}'")
-                rows.append(row)
-            return rows
-    except OSError as e:
-        raise ResultsError(f"{path}: {e.strerror}")
-
-
-def write_rows(path, rows):
-    def key(r):
-        return (int(r["chapter"]), VARIANTS.index(r["variant"]))
-    with open(path, "w", newline="") as f:
-        w = csv.writer(f, lineterminator="\n")
-        w.writerow(HEADER)
-        for r in sorted(rows, key=key):
-            w.writerow([r[k] for k in HEADER])
-
-
-def fnum(text, fmt):
-    return "-" if text == "" else format(float(text), fmt)
-
-
-def table_rows(rows):
-    """(columns, lines) for one chapter measured on one GPU."""
-    naive = next((r for r in rows if r["variant"] == "naive" and r["median_us"]), None)
-    gflops = any(r["gflops"] for r in rows)
-    unit = "GFLOP/s" if gflops else "GB/s"
-    roof_name = next((r["roof_name"] for r in rows if r["roof_name"]), "")
-    cols = ["variant", "median (us)", "noise", "min (us)", unit,
-            f"% of {roof_name} roof" if roof_name else "% of roof", "check", "speedup"]
-    has_rate = any(r["gbs"] or r["gflops"] for r in rows) or not any(r["median_us"] for r in rows)
-    lines = []
-    for r in sorted(rows, key=lambda r: VARIANTS.index(r["variant"])):
-        speed = "-"
-        if naive and r["median_us"]:
-            speed = f"{float(naive['median_us']) / float(r['median_us']):.2f}x"
-        rate = r["gflops"] if gflops else r["gbs"]
-        lines.append([r["variant"], fnum(r["median_us"], ".1f"),
-                      "-" if r["noise_pct"] == "" else f"{float(r['noise_pct']):.1f}%",
-                      fnum(r["min_us"], ".1f"), fnum(rate, ".1f"), fnum(r["pct_roof"], ".1f"),
-                      r["check"].upper() if r["check"] == "fail" else r["check"], speed])
-    if not has_rate:  # time-only chapters: no rate and no roof columns
-        cols = cols[:4] + cols[6:]
-        lines = [l[:4] + l[6:] for l in lines]
-        return cols, lines
-    roof = next((r for r in rows if r["roof"]), None)
-    if roof and roof_name == "copy":
-        lines.append(["(cudaMemcpy D2D roof)", "", "", "", fnum(roof["roof"], ".1f"), "100.0",
-                      "", ""])
-    elif roof and roof_name == "fp32":
-        lines.append(["(FP32 peak)", "", "", "", fnum(roof["roof"], ".1f"), "100.0", "", ""])
-    return cols, lines
-
-
-def print_table(rows, out=sys.stdout):
-    cols, lines = table_rows(rows)
-    widths = [max(len(c), *(len(l[i]) for l in lines)) for i, c in enumerate(cols)]
-    fmt = "  ".join("{:<%d}" % widths[0] if i == 0 else "{:>%d}" % w
-                    for i, w in enumerate(widths))
-    print(fmt.format(*cols), file=out)
-    print("  ".join("-" * w for w in widths), file=out)
-    for l in lines:
-        print(fmt.format(*l), file=out)
-
-
-def context_line(rows):
-    r = rows[0]
-    clock = f", SM clock {r['sm_clock_mhz']} MHz" if r["sm_clock_mhz"] else ""
-    knobs = f", {r['knobs'].replace(';', ', ')}" if r["knobs"] else ""
-    return (f"{r['gpu']} (cc {r['cc']}, {r['sms']} SMs{clock}, CUDA driver {r['driver']}, "
-            f"runtime {r['cuda']}); size {r['size']}{knobs}; {r['method']}; "
-            f"measured {r['date'][:10]} at commit {r['commit']}")
-
-
-def markdown_table(rows):
-    cols, lines = table_rows(rows)
-    out = ["| " + " | ".join(cols) + " |",
-           "|" + "|".join(":---" if i == 0 else "---:" for i in range(len(cols))) + "|"]
-    out += ["| " + " | ".join(l) + " |" for l in lines]
-    return "\n".join(out)
-
-
-def results_block(chapter_dir):
-    """Markdown for the README's results block: one table per GPU file."""
-    number = int(os.path.basename(chapter_dir)[:2])
-    current = source_hash(chapter_dir)
-    parts = []
-    for path in sorted(glob.glob(os.path.join(RESULTS, "*.csv"))):
-        rows = [r for r in read_rows(path) if int(r["chapter"]) == number]
-        if not rows:
-            continue
-        stale = any(r["source_hash"] != current for r in rows)
-        note = (" **Stale: the sources changed after this measurement; run `make results`.**"
-                if stale else "")
-        parts.append(f"Measured on {context_line(rows)}.{note}\n\n{markdown_table(rows)}")
-    if not parts:
-        return "Not measured yet: run `make results` on a GPU."
-    return "\n\n".join(parts) + ("\n\nGenerated by `make readme` from `results/`; speedup is the "
-                                 "naive median over each program's median.")
-
-
-def sweep_block(chapter_dir):
-    """Markdown for the README's sweep block: the other configurations the
-    chapter measures, each against the same program at the default."""
-    number = int(os.path.basename(chapter_dir)[:2])
-    current = source_hash(chapter_dir)
-    parts = []
-    for path in sorted(glob.glob(os.path.join(SWEEPS, "*.csv"))):
-        rows = [r for r in read_rows(path) if int(r["chapter"]) == number]
-        if not rows:
-            continue
-        main = os.path.join(RESULTS, os.path.basename(path))
-        default = {r["variant"]: r for r in (read_rows(main) if os.path.exists(main) else [])
-                   if int(r["chapter"]) == number}
-        gflops = any(r["gflops"] for r in rows)
-        has_rate = any(r["gbs"] or r["gflops"] for r in rows)
-        cols = ["program", "options", "median (us)", "noise"]
-        cols += (["GFLOP/s" if gflops else "GB/s", "% of roof"] if has_rate else [])
-        cols += ["time vs. default"]
-        lines = ["| " + " | ".join(cols) + " |",
-                 "|:---|:---|" + "---:|" * (len(cols) - 2)]
-        for r in rows:
-            d = default.get(r["variant"])
-            vs = (f"{float(d['median_us']) / float(r['median_us']):.2f}x"
-                  if d and d["median_us"] and r["median_us"] else "-")
-            cells = [r["variant"], r["knobs"].replace(";", ", ") or "-", fnum(r["median_us"], ".1f"),
-                     "-" if r["noise_pct"] == "" else f"{float(r['noise_pct']):.1f}%"]
-            if has_rate:
-                cells += [fnum(r["gflops"] if gflops else r["gbs"], ".1f"), fnum(r["pct_roof"], ".1f")]
-            lines.append("| " + " | ".join(cells + [vs]) + " |")
-        stale = any(r["source_hash"] != current for r in rows)
-        note = " **Stale: the sources changed after this measurement.**" if stale else ""
-        parts.append(f"Other configurations on {rows[0]['gpu']}, measured {rows[0]['date'][:10]}."
-                     f"{note}\n\n" + "\n".join(lines))
-    if not parts:
-        return "Not measured yet: run `make results` on a GPU."
-    return "\n\n".join(parts) + ("\n\n\"time vs. default\" is the same program's median at the "
-                                 "default options over its median here (above 1: faster).")
-
-
-def marker_lines(path, name):
-    with open(path) as f:
-        lines = f.read().split("\n")
-    marks = [i for i, l in enumerate(lines) if l.strip() == f"// [{name}]"]
-    if len(marks) != 2:
-        raise ResultsError(f"{path}: expected two '// [{name}]' marker lines, found {len(marks)}")
-    body = lines[marks[0] + 1:marks[1]]
-    if not any(l.strip() for l in body):
-        raise ResultsError(f"{path}: the '{name}' listing is empty")
-    return "\n".join(body)
-
-
-def diff_text(chapter_dir, a, b):
-    with open(os.path.join(chapter_dir, a)) as f:
-        x = f.read().split("\n")
-    with open(os.path.join(chapter_dir, b)) as f:
-        y = f.read().split("\n")
-    return "\n".join(difflib.unified_diff(x, y, a, b, n=2, lineterm=""))
-
-
-BLOCK = re.compile(r"<!-- (listing|diff): ([^>]*?) -->\n.*?<!-- /\1 -->"
-                   r"|<!-- results -->\n.*?<!-- /results -->|<!-- sweep -->\n.*?<!-- /sweep -->", re.S)
-
-
-def render_readme(chapter_dir, text):
-    def repl(m):
-        if m.group(0).startswith("<!-- results"):
-            return f"<!-- results -->\n{results_block(chapter_dir)}\n<!-- /results -->"
-        if m.group(0).startswith("<!-- sweep"):
-            return f"<!-- sweep -->\n{sweep_block(chapter_dir)}\n<!-- /sweep -->"
-        kind, args = m.group(1), m.group(2).split()
-        if kind == "listing":
-            if len(args) != 2:
-                raise ResultsError(f"{chapter_dir}: listing needs 'FILE MARKER', got '{m.group(2)}'")
-            path = os.path.join(chapter_dir, args[0])
-            if not os.path.isfile(path):
-                raise ResultsError(f"{chapter_dir}: listing of missing file {args[0]}")
-            code = marker_lines(path, args[1])
-            return f"<!-- listing: {m.group(2)} -->\n```c\n{code}\n```\n<!-- /listing -->"
-        if len(args) != 2:
-            raise ResultsError(f"{chapter_dir}: diff needs two files, got '{m.group(2)}'")
-        return (f"<!-- diff: {m.group(2)} -->\n```diff\n{diff_text(chapter_dir, *args)}\n```\n"
-                f"<!-- /diff -->")
-    return BLOCK.sub(repl, text)
-
-
-def chapter_title(chapter_dir):
-    path = os.path.join(chapter_dir, "README.md")
-    if os.path.isfile(path):
-        with open(path) as f:
-            first = f.readline().strip()
-        if first.startswith("# "):
-            return first[2:]
-    return os.path.basename(chapter_dir)
-
-
-def summary_block():
-    """The top-level README's table: every chapter, its speedup on every GPU."""
-    files = sorted(glob.glob(os.path.join(RESULTS, "*.csv")))
-    rows = [r for path in files for r in read_rows(path)]
-    gpus = sorted({r["gpu"] for r in rows})
-    out = ["| chapter | " + " | ".join(f"speedup on {g}" for g in gpus) +
-           (" |" if gpus else "status |"),
-           "|:---|" + "---:|" * max(len(gpus), 1)]
-    for d in chapter_dirs():
-        name = os.path.basename(d)
-        number, current = int(name[:2]), source_hash(d)
-        cells = []
-        for g in gpus:
-            mine = {r["variant"]: r for r in rows if r["gpu"] == g and int(r["chapter"]) == number}
-            n, o = mine.get("naive"), mine.get("optimized")
-            if not (n and o and n["median_us"] and o["median_us"]):
-                cells.append("not measured")
-                continue
-            cell = f"{float(n['median_us']) / float(o['median_us']):.2f}x"
-            if o["pct_roof"]:
-                cell += f" ({float(o['pct_roof']):.0f}% of {o['roof_name']} roof)"
-            if any(r["source_hash"] != current for r in mine.values()):
-                cell += " stale"
-            cells.append(cell)
-        if not gpus:
-            cells = ["not measured"]
-        out.append(f"| [{chapter_title(d)}](chapters/{name}/) | " + " | ".join(cells) + " |")
-    return ("\n".join(out) + "\n\nSpeedup: median time of the naive program over the optimized "
-            "one, from `results/` (generated by `make readme`).")
-
-
-SUMMARY = re.compile(r"<!-- summary -->\n.*?<!-- /summary -->", re.S)
-
-
-def cmd_readme(args):
-    check = "--check" in args
-    dirs = [a for a in args if a != "--check"] or chapter_dirs()
-    bad = 0
-    top = os.path.join(ROOT, "README.md")
-    if os.path.isfile(top):
-        with open(top) as f:
-            old = f.read()
-        new = SUMMARY.sub(lambda m: f"<!-- summary -->\n{summary_block()}\n<!-- /summary -->", old)
-        if new != old:
-            if check:
-                print("FAIL: README.md's summary is out of date; run `make readme`")
-                bad += 1
-            else:
-                with open(top, "w") as f:
-                    f.write(new)
-                print("updated README.md")
-    for d in dirs:
-        path = os.path.join(d, "README.md")
-        if not os.path.isfile(path):
-            print(f"FAIL: {path} is missing")
-            bad += 1
-            continue
-        with open(path) as f:
-            old = f.read()
-        try:
-            new = render_readme(d, old)
-        except ResultsError as e:
-            print(f"FAIL: {e}")
-            bad += 1
-            continue
-        if check:
-            if new != old:
-                print(f"FAIL: {path} is out of date; run `make readme`")
-                bad += 1
-        elif new != old:
-            with open(path, "w") as f:
-                f.write(new)
-            print(f"updated {os.path.relpath(path, ROOT)}")
-    return 1 if bad else 0
-
-
-def cmd_stale(_args):
-    """Every results file: valid, every check passed, every hash current."""
-    dirs = {int(os.path.basename(d)[:2]): d for d in chapter_dirs()}
-    bad = 0
-    files = sorted(glob.glob(os.path.join(RESULTS, "*.csv")) +
-                   glob.glob(os.path.join(SWEEPS, "*.csv")))
-    for path in files:
-        name = os.path.relpath(path, ROOT)
-        try:
-            rows = read_rows(path)
-        except ResultsError as e:
-            print(f"FAIL: {e}")
-            bad += 1
-            continue
-        for r in rows:
-            where = f"{name}: chapter {r['chapter']} {r['variant']}"
-            d = dirs.get(int(r["chapter"]))
-            if d is None:
-                print(f"FAIL: {where}: no such chapter")
-                bad += 1
-            elif r["source_hash"] != source_hash(d):
-                print(f"FAIL: {where}: stale (measured {r['source_hash']}, sources now "
-                      f"{source_hash(d)}); re-run `make results CHAPTERS={r['chapter']}` on a GPU")
-                bad += 1
-            elif r["check"] != "pass":
-                print(f"FAIL: {where}: its check failed")
-                bad += 1
-            elif r["median_us"] == "":
-                print(f"FAIL: {where}: not timed")
-                bad += 1
-        if rows and gpu_slug(rows[0]["gpu"]) + ".csv" != os.path.basename(path):
-            print(f"FAIL: {name}: holds rows of {rows[0]['gpu']}")
-            bad += 1
-    print(f"{len(files)} results file(s) checked, {bad} problem(s)")
-    return 1 if bad else 0
-
-
-def cmd_merge(args):
-    """Rows just measured replace that GPU's rows of the same chapters, in the
-    main file and in the sweeps file (where a chapter may now have none)."""
-    if len(args) not in (1, 2):
-        raise ResultsError("merge needs the measured file and, optionally, the sweeps file")
-    new = read_rows(args[0])
-    if not new:
-        raise ResultsError(f"{args[0]}: no rows to merge")
-    new_sweeps = read_rows(args[1]) if len(args) == 2 and os.path.exists(args[1]) else []
-    for gpu in sorted({r["gpu"] for r in new}):
-        measured = {r["chapter"] for r in new if r["gpu"] == gpu}
-        for folder, rows in ((RESULTS, new), (SWEEPS, new_sweeps)):
-            mine = [r for r in rows if r["gpu"] == gpu]
-            path = os.path.join(folder, gpu_slug(gpu) + ".csv")
-            old = read_rows(path) if os.path.exists(path) else []
-            keep = [r for r in old if r["chapter"] not in measured]
-            if not keep and not mine:
-                continue
-            os.makedirs(folder, exist_ok=True)
-            write_rows(path, keep + mine)
-            print(f"wrote {os.path.relpath(path, ROOT)}: {len(mine)} new row(s), {len(keep)} kept")
+def cmd_columns(args, _dir):
+    print(",".join(COLUMNS))
     return 0
 
 
-def cmd_table(args):
+def cmd_table(args, _dir):
     if len(args) != 1:
-        raise ResultsError("table needs one file")
-    rows = read_rows(args[0])
+        raise Usage("table needs one file")
+    chapters = {c.number: c for c in read_toc() if c.dir}
+    rows = read_results(args[0], chapters, named=False)
     if not rows:
         raise ResultsError(f"{args[0]}: no rows")
-    print(context_line(rows))
-    print_table(rows)
+    print(render.context_line(rows))
+    print(render.text_table(rows))
     return 0 if all(r["check"] == "pass" for r in rows) else 1
 
 
+def cmd_merge(args, results_dir):
+    """Rows just measured replace that GPU's rows of the same chapters, in the main file and
+    in the sweeps file (where a chapter may now have none)."""
+    if len(args) not in (1, 2):
+        raise Usage("merge needs the measured file and, optionally, the sweeps file")
+    chapters = {c.number: c for c in read_toc() if c.dir}
+    new = read_results(args[0], chapters, named=False)
+    if not new:
+        raise ResultsError(f"{args[0]}: no rows to merge")
+    new_sweeps = (read_results(args[1], chapters, named=False)
+                  if len(args) == 2 and os.path.exists(args[1]) else [])
+    results_dir = results_dir or os.path.join(ROOT, "results")
+    gpu = new[0]["gpu"]
+    measured = {r["chapter"] for r in new}
+    for folder, rows in ((results_dir, new), (os.path.join(results_dir, "sweeps"), new_sweeps)):
+        path = os.path.join(folder, gpu_slug(gpu) + ".csv")
+        old = read_results(path, chapters) if os.path.exists(path) else []
+        keep = [r for r in old if r["chapter"] not in measured]
+        if not keep and not rows:
+            continue
+        os.makedirs(folder, exist_ok=True)
+        write_rows(path, keep + rows)
+        print(f"wrote {rel(path)}: {len(rows)} new row(s), {len(keep)} kept")
+    return 0
+
+
+def cmd_stale(args, results_dir):
+    """Strict (CI): every row valid, checked, timed and current. --warn: a stale chapter is a
+    warning for a person editing it for an exercise."""
+    warn = any(a in ("--warn", "--warn-stale") for a in args)
+    if any(a not in ("--warn", "--warn-stale") for a in args):
+        raise Usage("stale takes only --warn (or --warn-stale)")
+    data = Data(results_dir)                  # a malformed file stops here, with its line
+    bad, stale = 0, {}
+    for kind, files in (("results", data.results), ("sweeps", data.sweeps)):
+        for rows in files.values():
+            for r in rows:
+                where = f"{r['_file']}:{r['_line']}: chapter {r['chapter']} {r['variant']}"
+                c = data.chapters[int(r["chapter"])]
+                if r["check"] != "pass":
+                    print(f"FAIL: {where}: its check failed")
+                    bad += 1
+                elif r["source_hash"] != c.hash:
+                    stale.setdefault(c, []).append((where, r["source_hash"], r["gpu"], kind))
+    for file, line, c, program, recorded, _ in ev.stale_evidence(data):
+        stale.setdefault(c, []).append((f"{file}:{line}: chapter {c.nn} {program}", recorded,
+                                        data.gpus().get(os.path.basename(file)[:-4]),
+                                        "evidence"))
+    for c, items in sorted(stale.items(), key=lambda kv: kv[0].number):
+        if warn:
+            gpus = ", ".join(sorted({g for _, _, g, _ in items}))
+            print(f"WARN: chapter {c.nn} ({rel(c.dir)}) changed since it was measured on {gpus} "
+                  f"({len(items)} row(s)); re-measure on a GPU with `make results "
+                  f"CHAPTERS={c.nn}`; until then the READMEs and the book mark those rows stale")
+        else:
+            for where, recorded, _, kind in items:
+                cmd = "make evidence" if kind == "evidence" else "make results"
+                print(f"FAIL: {where}: stale (measured {recorded}, sources now {c.hash}); "
+                      f"re-run `{cmd} CHAPTERS={c.nn}` on a GPU")
+                bad += 1
+    files = len(data.results) + len(data.sweeps) + len(data.evidence)
+    print(f"{files} results file(s) checked, {bad} problem(s)"
+          + (f", {len(stale)} changed chapter(s)" if warn and stale else ""))
+    return 1 if bad else 0
+
+
+def cmd_claims(args, results_dir):
+    if args:
+        raise Usage("claims takes no arguments")
+    data = Data(results_dir)
+    bad, checked = 0, 0
+    for file, line, c, program, recorded, now in ev.stale_evidence(data):
+        print(f"FAIL: {file}:{line}: chapter {c.nn} {program}: stale evidence (recorded "
+              f"{recorded}, sources now {now}); re-run `make evidence CHAPTERS={c.nn}` on a GPU")
+        bad += 1
+    for number, spec in sorted(data.specs.items()):
+        if not spec:
+            continue
+        c = data.chapters[number]
+        for slug, name in data.gpus().items():
+            p = ev.prediction_verdict(data, slug, number)
+            if p and p["speedup"] is not None:
+                lo, hi = p["range"]
+                print(f"{'ok' if p['verdict'] == ev.HELD else 'MISSED'}: chapter {c.nn} on "
+                      f"{name}: prediction {lo:g}x to {hi:g}x, measured {p['speedup']:.2f}x: "
+                      f"{p['verdict']} (reported, not a failure)")
+            recorded = ev.has_evidence(data, slug, number)
+            for claim in spec["claims"]:
+                v = ev.claim_verdict(data, slug, number, claim)
+                what = f"chapter {c.nn} claim {claim['id']} on {name}: {v['verdict']} ({v['why']})"
+                if v["verdict"] == ev.HELD:
+                    print(f"PASS: {what}")
+                    checked += 1
+                elif v["verdict"] == ev.NOT_RECORDED and not recorded:
+                    continue                  # this GPU has no evidence of the chapter at all
+                else:
+                    print(f"FAIL: {what}")
+                    bad += 1
+                    checked += 1
+    print(f"{checked} claim verdict(s), {bad} problem(s)")
+    return 1 if bad else 0
+
+
+def cmd_readme(args, results_dir):
+    check = "--check" in args
+    names = [a for a in args if a != "--check"]
+    data = Data(results_dir)
+    by_dir = {os.path.realpath(c.dir): c for c in data.chapters.values()}
+    chapters = []
+    for n in names:
+        c = by_dir.get(os.path.realpath(n))
+        if c is None:
+            raise Usage(f"{n} is not a chapter folder")
+        chapters.append(c)
+    chapters = chapters or sorted(data.chapters.values(), key=lambda c: c.number)
+    bad = 0
+    jobs = [(os.path.join(ROOT, "README.md"), None)] + [(c.readme or os.path.join(c.dir, "README.md"), c)
+                                                        for c in chapters]
+    for path, c in jobs:
+        if not os.path.isfile(path):
+            if c is not None:
+                print(f"FAIL: {rel(path)} is missing")
+                bad += 1
+            continue
+        with open(path) as f:
+            old = f.read()
+        try:
+            new = render.render_top(data, old) if c is None else render.render_readme(data, c, old)
+            edited = [] if c is None else [(q, t, want) for q, t, want
+                                           in render.values(data, c, old) if t != want]
+        except ResultsError as e:
+            print(f"FAIL: {e}")
+            bad += 1
+            continue
+        if new == old:
+            continue
+        if check:
+            for q, t, want in edited:
+                print(f"FAIL: {rel(path)}: <!-- value: {q} --> says '{t}', the data say '{want}' "
+                      "(edited by hand?); run `make readme`")
+            if not edited or render.VALUE.sub("", new) != render.VALUE.sub("", old):
+                print(f"FAIL: {rel(path)} is out of date; run `make readme`")
+            bad += 1
+        else:
+            with open(path, "w") as f:
+                f.write(new)
+            print(f"updated {rel(path)}")
+    return 1 if bad else 0
+
+
+def cmd_book_json(args, results_dir):
+    if args:
+        raise Usage("book-json takes only --results-dir DIR")
+    json.dump(book_json(Data(results_dir)), sys.stdout, indent=1, ensure_ascii=False)
+    print()
+    return 0
+
+
+COMMANDS = {"columns": cmd_columns, "table": cmd_table, "merge": cmd_merge, "stale": cmd_stale,
+            "claims": cmd_claims, "readme": cmd_readme, "book-json": cmd_book_json}
+
+
 def main(argv):
-    cmds = {"readme": cmd_readme, "stale": cmd_stale, "merge": cmd_merge, "table": cmd_table}
-    if len(argv) >= 2 and argv[0] == "hash":
+    results_dir = None
+    if "--results-dir" in argv:
+        i = argv.index("--results-dir")
+        if i + 1 >= len(argv) or not os.path.isdir(argv[i + 1]):
+            print("error: --results-dir needs an existing folder", file=sys.stderr)
+            return 2
+        results_dir = os.path.abspath(argv[i + 1])
+        argv = argv[:i] + argv[i + 2:]
+    if len(argv) == 2 and argv[0] == "hash":
+        if not os.path.isdir(argv[1]):
+            print(f"error: {argv[1]} is not a folder", file=sys.stderr)
+            return 2
         print(source_hash(argv[1]))
         return 0
-    if not argv or argv[0] not in cmds:
+    if not argv or argv[0] not in COMMANDS:
         print(__doc__, file=sys.stderr)
         return 2
     try:
-        return cmds[argv[0]](argv[1:])
+        return COMMANDS[argv[0]](argv[1:], results_dir)
+    except Usage as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     except ResultsError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1

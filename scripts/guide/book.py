@@ -1,0 +1,345 @@
+"""`results.py book-json`: the one JSON document book/book.lua lays out.
+
+Schema (version 1; keys are only ever added). Numbers are JSON numbers, never strings;
+a field that does not apply is null. nn is the two-digit chapter number; a GPU is named
+by its slug (its results file name without .csv). "program" is naive, optimized,
+library, or a configuration such as "optimized[--min-blocks 4]".
+
+{
+  "schema": 1,
+  "results_dir": "results",
+  "parts": [{"part": "I", "chapters": ["01"]}, ...],              # TOC order
+  "chapters": [{
+    "nn": "20", "number": 20, "slug": "matrix-transpose", "part": "III", "guide": "5.3.2",
+    "title": "Matrix transpose",           # README heading without "20. "; TOC title if none
+    "status": "written" | "in progress" | "planned",
+    "folder": "chapters/20-matrix-transpose" | null, "readme": ".../README.md" | null,
+    "source_hash": "4a663954d11c" | null,
+    "blocks": [{"kind": "results|sweep|evidence|listing|diff", "args": "naive.cu kernel",
+                "markdown": "...",          # exactly what `make readme` writes between markers
+                "file": "naive.cu", "marker": "kernel", "code": "..."}],  # listing only
+    "values": [{"query": "h100 speedup", "text": "2.82"}],       # inline values, in order
+    "results": [{"gpu": slug, "name": "NVIDIA H200", "file": "results/nvidia-h200.csv",
+                 "stale": false, "context": "markdown sentence(s)", "size": 268435456,
+                 "knobs": "fast-exp=0", "seed": 1, "args": "--size ... --seed 1 --fast-exp 0",
+                 "unit": "GB/s" | null, "roof_name": "copy" | null,
+                 "rows": [{"variant", "line", "median_us", "min_us", "noise_pct", "samples",
+                           "method", "rate", "rate_unit", "roof", "roof_name", "pct_roof",
+                           "speedup", "check": "pass|fail", "stale", "source_hash"}]}],
+    "sweeps": [{"gpu", "name", "stale", "rows": [{"variant", "knobs", "median_us",
+                "noise_pct", "rate", "rate_unit", "pct_roof", "vs_default", "check"}]}],
+    "chart": {"field": "rate" | "median_us", "unit": "GB/s" | null,
+              "axis": "GB/s (higher is better)", "roof_title": "copy roof" | null,
+              "variants": ["naive", ...],
+              "series": [{"gpu": slug, "short": "H200", "values": {"naive": 901.8},
+                          "labels": {"library": "FAIL"}, "roof": 4262.5 | null}]} | null,
+    "evidence": [{"gpu": slug, "name", "arch", "size", "stale", "programs": [...],
+                  "metrics": [{"tool", "metric", "unit", "values": {program: number}}]}],
+    "prediction": {"speedup": [lo, hi], "because": "...",
+                   "verdicts": {slug: {"verdict": "held|missed|not measured",
+                                       "speedup": x | null}}} | null,
+    "claims": [{"id", "says", "value", "holds",
+                "verdicts": {slug: {"verdict": "held|missed|not recorded|undefined",
+                                    "values": {program: number}, "why": "..."}}}]
+  }],
+  "summary": [{"nn", "title", "speedups": {slug: {"speedup": x, "stale": bool,
+                                                  "prediction": verdict | null}}}],
+  "gpus": [{"slug", "name", "short", "file", "cc": [...], "sms": [...],
+            "sm_clock_mhz": [min, max] | null, "cuda": ["13.0 / 13.0"], "chapters": ["01"],
+            "dates": [first, last] | null, "commits": [...],
+            "versions": ["driver for CUDA 13.0, runtime 13.0, commit fbc8557"]}],
+  "guidelines": {"rows": [{"id", "guide", "shown_in": [nn], "see": [nn],
+                           "recommendation", "why": str | null,
+                           "status": "written|pending|untimed"}],
+                 "beyond": [nn]},                        # chapters no row cites
+  "stale": [{"kind": "results|sweeps|evidence", "file", "line", "chapter": nn,
+             "program", "gpu": slug}]
+}
+
+The verdicts of a chapter cover every GPU with a file; chapters without evidence.toml have
+"prediction": null and "claims": []."""
+
+import os
+import re
+
+from . import evidence as ev
+from . import render
+from .model import ROOT, ResultsError, VARIANTS, rel
+
+
+def num(text):
+    return None if text == "" else float(text)
+
+
+def md_escape(s):
+    return re.sub(r"([\\`*_{}\[\]()<>#+!|$~^@&%])", r"\\\1", s)
+
+
+def short(name):
+    return re.sub(r"^NVIDIA ", "", name)
+
+
+def run_args(r):
+    args = f"--size {r['size']} --seed {r['seed']}"
+    for kv in filter(None, r["knobs"].split(";")):
+        k, _, v = kv.partition("=")
+        args += f" --{k} {v}"
+    return args
+
+
+def describe_context(rows):
+    """The sentences under a chapter's results table in the book."""
+    r0 = rows[0]
+    clock = r0["sm_clock_mhz"] or "not"
+    parts = [f"{md_escape(r0['gpu'])}, compute capability {r0['cc']}, {r0['sms']} SMs, SM clock "
+             f"{clock} MHz measured during the run; driver for CUDA {md_escape(r0['driver'])}, "
+             f"CUDA runtime {md_escape(r0['cuda'])}."]
+    size = f"Problem size {r0['size']}"
+    if r0["knobs"]:
+        size += f" ({md_escape(r0['knobs'].replace(';', ', '))})"
+    parts.append(f"{size}, seed {r0['seed']}.")
+    methods = {}
+    for r in rows:
+        methods.setdefault(r["method"], []).append(f"{r['variant']} {r['samples']}")
+    parts.append("Timing: " + "; ".join(f"{md_escape(m)} ({', '.join(v)} samples)"
+                                        for m, v in methods.items()) + ".")
+    roofs = sorted(float(r["roof"]) for r in rows if r["roof"])
+    if roofs:
+        name = {"copy": "device-to-device copy roof", "fp32": "FP32 peak"}.get(
+            r0["roof_name"], f"{md_escape(r0['roof_name'])} roof")
+        unit = next((r["rate_unit"] for r in rows if r["rate_unit"]), "")
+        span = (f"{roofs[0]:.1f}" if roofs[0] == roofs[-1]
+                else f"{roofs[0]:.1f} to {roofs[-1]:.1f}")
+        parts.append(f"The {name} was {span} {unit} in these runs.")
+    parts.append("Measured " + ", ".join(sorted({r["date"][:10] for r in rows})) + ".")
+    parts.append("Commit " + ", ".join(sorted({r["commit"] for r in rows})) + ".")
+    return " ".join(parts)
+
+
+def ordered(rows):
+    return sorted(rows, key=lambda r: VARIANTS.index(r["variant"]))
+
+
+def chapter_results(data, c, slug):
+    rows = ordered(data.chapter_rows(slug, c.number))
+    if not rows:
+        return None
+    naive = next((r for r in rows if r["variant"] == "naive" and r["median_us"]), None)
+    out = []
+    for r in rows:
+        out.append({"variant": r["variant"], "line": r["_line"], "median_us": num(r["median_us"]),
+                    "min_us": num(r["min_us"]), "noise_pct": num(r["noise_pct"]),
+                    "samples": int(r["samples"]), "method": r["method"], "rate": num(r["rate"]),
+                    "rate_unit": r["rate_unit"] or None, "roof": num(r["roof"]),
+                    "roof_name": r["roof_name"] or None, "pct_roof": num(r["pct_roof"]),
+                    "speedup": (float(naive["median_us"]) / float(r["median_us"])
+                                if naive and r["median_us"] else None),
+                    "check": r["check"], "stale": r["source_hash"] != c.hash,
+                    "source_hash": r["source_hash"]})
+    r0 = rows[0]
+    return {"gpu": slug, "name": r0["gpu"], "file": r0["_file"],
+            "stale": any(r["stale"] for r in out), "context": describe_context(rows),
+            "size": int(r0["size"]), "knobs": r0["knobs"], "seed": int(r0["seed"]),
+            "args": run_args(r0), "unit": next((r["rate_unit"] for r in rows if r["rate_unit"]),
+                                               None),
+            "roof_name": next((r["roof_name"] for r in rows if r["roof_name"]), None),
+            "rows": out}
+
+
+def chapter_sweeps(data, c, slug):
+    rows = data.chapter_rows(slug, c.number, sweeps=True)
+    if not rows:
+        return None
+    default = {r["variant"]: r for r in data.chapter_rows(slug, c.number)}
+    out = []
+    for r in rows:
+        d = default.get(r["variant"])
+        out.append({"variant": r["variant"], "knobs": r["knobs"],
+                    "median_us": num(r["median_us"]), "noise_pct": num(r["noise_pct"]),
+                    "rate": num(r["rate"]), "rate_unit": r["rate_unit"] or None,
+                    "pct_roof": num(r["pct_roof"]), "check": r["check"],
+                    "vs_default": (float(d["median_us"]) / float(r["median_us"])
+                                   if d and d["median_us"] and r["median_us"] else None)})
+    return {"gpu": slug, "name": rows[0]["gpu"],
+            "stale": any(r["source_hash"] != c.hash for r in rows), "rows": out}
+
+
+def chart(results):
+    if not results:
+        return None
+    unit = next((g["unit"] for g in results if g["unit"]), None)
+    roof_name = next((g["roof_name"] for g in results if g["roof_name"]), None)
+    field = "rate" if unit else "median_us"
+    present = [v for v in VARIANTS if any(r["variant"] == v for g in results for r in g["rows"])]
+    series = []
+    for g in results:
+        values, labels, roofs = {}, {}, []
+        for r in g["rows"]:
+            if r[field] is not None:
+                values[r["variant"]] = r[field]
+            else:
+                labels[r["variant"]] = "FAIL" if r["check"] == "fail" else "n/a"
+            if r["roof"] is not None:
+                roofs.append(r["roof"])
+        series.append({"gpu": g["gpu"], "short": short(g["name"]), "values": values,
+                       "labels": labels,
+                       "roof": sum(roofs) / len(roofs) if roofs and unit else None})
+    roof_title = ({"copy": "copy roof", "fp32": "FP32 peak"}.get(roof_name, f"{roof_name} roof")
+                  if roof_name else None)
+    axis = f"{unit} (higher is better)" if unit else "median time in µs (lower is better)"
+    return {"field": field, "unit": unit, "axis": axis, "roof_title": roof_title,
+            "variants": present, "series": series}
+
+
+def chapter_evidence(data, c, slug):
+    names, _, rows = render.evidence_table(data, slug, c)
+    if not rows:
+        return None
+    metrics = {}
+    for r in rows:
+        m = metrics.setdefault((r["tool"], r["metric"]), {"tool": r["tool"], "metric": r["metric"],
+                                                          "unit": r["unit"], "values": {}})
+        m["values"][ev.program_name(r["variant"], r["options"])] = r["value"]
+    return {"gpu": slug, "name": rows[0]["gpu"], "arch": rows[0]["arch"],
+            "size": int(rows[0]["size"]), "stale": any(r["source_hash"] != c.hash for r in rows),
+            "programs": names,
+            "metrics": sorted(metrics.values(),
+                              key=lambda m: (ev.TOOLS.index(m["tool"]), m["metric"]))}
+
+
+def chapter_doc(data, c):
+    doc = {"nn": c.nn, "number": c.number, "slug": c.slug, "part": c.part, "guide": c.guide,
+           "title": c.readme_title(), "status": c.status,
+           "folder": rel(c.dir) if c.dir else None, "readme": rel(c.readme) if c.readme else None,
+           "source_hash": c.hash, "blocks": [], "values": [], "results": [], "sweeps": [],
+           "chart": None, "evidence": [], "prediction": None, "claims": []}
+    if not c.dir:
+        return doc
+    if c.readme:
+        with open(c.readme) as f:
+            text = f.read()
+        for kind, args, md in render.blocks(data, c, text):
+            b = {"kind": kind, "args": args, "markdown": md}
+            if kind == "listing":
+                b["file"], b["marker"] = args.split()
+                b["code"] = render.listing(c, args)
+            doc["blocks"].append(b)
+        doc["values"] = [{"query": q, "text": t} for q, _, t in render.values(data, c, text)]
+    gpus = data.gpus()
+    doc["results"] = [x for x in (chapter_results(data, c, s) for s in data.results) if x]
+    doc["sweeps"] = [x for x in (chapter_sweeps(data, c, s) for s in data.sweeps) if x]
+    doc["chart"] = chart(doc["results"])
+    doc["evidence"] = [x for x in (chapter_evidence(data, c, s) for s in gpus) if x]
+    spec = data.specs.get(c.number)
+    if spec and spec["prediction"]:
+        doc["prediction"] = dict(spec["prediction"], verdicts={
+            s: {k: v for k, v in ev.prediction_verdict(data, s, c.number).items() if k != "range"}
+            for s in data.results if data.chapter_rows(s, c.number)})
+    for claim in spec["claims"] if spec else []:
+        doc["claims"].append({k: claim[k] for k in ("id", "says", "value", "holds")} | {
+            "verdicts": {s: ev.claim_verdict(data, s, c.number, claim) for s in gpus}})
+    return doc
+
+
+def gpu_doc(slug, rows):
+    clocks = sorted(float(r["sm_clock_mhz"]) for r in rows if r["sm_clock_mhz"])
+    dates = sorted({r["date"][:10] for r in rows if r["date"]})
+    return {"slug": slug, "name": rows[0]["gpu"], "short": short(rows[0]["gpu"]),
+            "file": rows[0]["_file"], "cc": sorted({r["cc"] for r in rows}),
+            "sms": sorted({int(r["sms"]) for r in rows}),
+            "sm_clock_mhz": [clocks[0], clocks[-1]] if clocks else None,
+            "cuda": sorted({f"{r['driver']} / {r['cuda']}" for r in rows}),
+            "chapters": sorted({f"{int(r['chapter']):02d}" for r in rows}),
+            "dates": [dates[0], dates[-1]] if dates else None,
+            "commits": sorted({r["commit"] for r in rows}),
+            "versions": sorted({f"driver for CUDA {r['driver']}, runtime {r['cuda']}, commit "
+                                f"{r['commit']}" for r in rows})}
+
+
+def guidelines(toc):
+    """book/guideline-index.tsv: id, guide, shown_in, see, recommendation, why."""
+    path = os.path.join(ROOT, "book", "guideline-index.tsv")
+    by_nn = {c.nn: c for c in toc}
+    try:
+        with open(path) as f:
+            lines = f.read().split("\n")
+    except OSError as e:
+        raise ResultsError(f"{rel(path)}: {e.strerror}")
+    rows, cited = [], set()
+    for n, line in enumerate(lines, start=1):
+        if not line or line.startswith("#"):
+            continue
+        where = f"{rel(path)}:{n}"
+        f = line.split("\t")
+        if len(f) != 6:
+            raise ResultsError(f"{where}: expected 6 tab-separated fields, found {len(f)}")
+        gid, guide, shown, see, recommendation, why = f
+        if any(r["id"] == gid for r in rows):
+            raise ResultsError(f"{where}: {gid} twice")
+        if recommendation.strip() in ("", "-"):
+            raise ResultsError(f"{where}: the recommendation is empty")
+
+        def refs(field):
+            out = [] if field == "-" else re.findall(r"[^,\s]+", field)
+            for nn in out:
+                if nn not in by_nn:
+                    raise ResultsError(f"{where}: chapter '{nn}' is not in book/chapters.tsv")
+            cited.update(out)
+            return out
+        shown_in, see_also = refs(shown), refs(see)
+        if shown_in and why != "-":
+            raise ResultsError(f"{where}: a reason is given, but the row names demonstrating "
+                               "chapters")
+        if not shown_in and (why == "-" or not see_also):
+            raise ResultsError(f"{where}: a row without a demonstrating chapter needs a reason "
+                               "and a 'see' chapter")
+        status = ("untimed" if not shown_in else
+                  "written" if any(by_nn[nn].status == "written" for nn in shown_in) else "pending")
+        rows.append({"id": gid, "guide": guide, "shown_in": shown_in, "see": see_also,
+                     "recommendation": recommendation, "why": None if why == "-" else why,
+                     "status": status})
+    return {"rows": rows, "beyond": [c.nn for c in toc if c.nn not in cited]}
+
+
+def stale_list(data):
+    out = []
+    for kind, files in (("results", data.results), ("sweeps", data.sweeps)):
+        for slug, rows in files.items():
+            for r in rows:
+                c = data.chapters[int(r["chapter"])]
+                if r["source_hash"] != c.hash:
+                    out.append({"kind": kind, "file": r["_file"], "line": r["_line"],
+                                "chapter": c.nn, "program": r["variant"], "gpu": slug})
+    for file, line, c, program, _, _ in ev.stale_evidence(data):
+        out.append({"kind": "evidence", "file": file, "line": line, "chapter": c.nn,
+                    "program": program, "gpu": os.path.basename(file)[:-4]})
+    return out
+
+
+def book_json(data):
+    chapters = [chapter_doc(data, c) for c in data.toc]
+    parts = []
+    for c in data.toc:
+        if not parts or parts[-1]["part"] != c.part:
+            parts.append({"part": c.part, "chapters": []})
+        parts[-1]["chapters"].append(c.nn)
+    summary = []
+    for c in data.toc:
+        if c.status != "written":
+            continue
+        speedups = {}
+        for slug in data.results:
+            s = ev.speedup(data, slug, c.number)
+            if s is None:
+                continue
+            p = ev.prediction_verdict(data, slug, c.number)
+            speedups[slug] = {"speedup": s, "stale": any(
+                r["source_hash"] != c.hash for r in data.chapter_rows(slug, c.number)
+                if r["variant"] in ("naive", "optimized")),
+                "prediction": p["verdict"] if p else None}
+        if speedups:
+            summary.append({"nn": c.nn, "title": c.readme_title(), "speedups": speedups})
+    return {"schema": 1, "results_dir": rel(data.results_dir), "parts": parts,
+            "chapters": chapters, "summary": summary,
+            "gpus": [gpu_doc(s, rows) for s, rows in data.results.items() if rows],
+            "guidelines": guidelines(data.toc), "stale": stale_list(data)}

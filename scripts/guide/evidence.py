@@ -1,0 +1,320 @@
+"""Evidence: results/evidence/<gpu>.csv (what `make evidence` recorded per program) and
+chapters/NN-slug/evidence.toml (the chapter's prediction and claims), and the verdicts.
+
+Expressions are parsed with Python's ast and only these nodes are allowed: numbers,
++ - * /, unary minus and plus, parentheses, metric references (TOOL:METRIC) in a claim's
+`value`, program names (naive, optimized[--knob v]) and one comparison in `holds`."""
+
+import ast
+import csv
+import math
+import os
+import re
+import tomllib
+
+from .model import ResultsError, VARIANTS, rel, gpu_slug
+
+COLUMNS = ("chapter,slug,variant,options,gpu,cc,arch,size,tool,metric,value,unit,"
+           "source_hash,commit,date").split(",")
+TOOLS = ["ncu", "ptxas", "sass", "host"]
+RESULT_FIELDS = ["median_us", "rate"]          # result:FIELD in an expression
+
+METRIC_REF = re.compile(r"\b(ncu|ptxas|sass|host|result):([A-Za-z_](?:[A-Za-z0-9_.]*[A-Za-z0-9_])?)")
+PROGRAM_REF = re.compile(r"\b(naive|optimized|library)\b(?:\[([^\]]*)\])?")
+ARITH = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Add, ast.Sub, ast.Mult, ast.Div,
+         ast.USub, ast.UAdd, ast.Constant, ast.Name, ast.Load)
+COMPARE = {ast.GtE: lambda a, b: a >= b, ast.LtE: lambda a, b: a <= b,
+           ast.Gt: lambda a, b: a > b, ast.Lt: lambda a, b: a < b, ast.Eq: lambda a, b: a == b}
+
+HELD, MISSED, NOT_RECORDED, UNDEFINED, NOT_MEASURED = (
+    "held", "missed", "not recorded", "undefined", "not measured")
+
+
+def norm_options(text):
+    """'--min-blocks   4' -> '--min-blocks 4' (one spelling per configuration)."""
+    return " ".join(text.split())
+
+
+def program_name(variant, options):
+    return f"{variant}[{options}]" if options else variant
+
+
+def read_evidence(path, chapters):
+    """Rows of one evidence file, validated; each with '_line', 'value' as a float."""
+    name = rel(path)
+    try:
+        with open(path, newline="") as f:
+            lines = f.read().splitlines()
+    except OSError as e:
+        raise ResultsError(f"{name}: {e.strerror}")
+    reader = csv.reader(lines)
+    header = next(reader, None)
+    if header != COLUMNS:
+        raise ResultsError(f"{name}:1: wrong header: expected {','.join(COLUMNS)}")
+    rows, seen = [], {}
+    for lineno, fields in enumerate(reader, start=2):
+        where = f"{name}:{lineno}"
+        if len(fields) != len(COLUMNS):
+            raise ResultsError(f"{where}: {len(fields)} fields, the header has {len(COLUMNS)}")
+        row = dict(zip(COLUMNS, fields))
+
+        def bad(col, why):
+            raise ResultsError(f"{where}: column {col} = '{row[col]}': {why}")
+        if not re.fullmatch(r"\d+", row["chapter"]):
+            bad("chapter", "not a chapter number")
+        c = chapters.get(int(row["chapter"]))
+        if c is None:
+            bad("chapter", "no such chapter in chapters/")
+        if row["slug"] != c.slug:
+            bad("slug", f"chapter {c.nn} is '{c.slug}'")
+        if row["variant"] not in VARIANTS:
+            bad("variant", "not one of " + ", ".join(VARIANTS))
+        if not row["gpu"]:
+            bad("gpu", "empty")
+        if not re.fullmatch(r"[1-9]\d*", row["size"]):
+            bad("size", "not a positive integer")
+        if row["tool"] not in TOOLS:
+            bad("tool", "not one of " + ", ".join(TOOLS))
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.]*", row["metric"]):
+            bad("metric", "not a metric name")
+        try:
+            value = float(row["value"])
+        except ValueError:
+            value = math.nan
+        if not math.isfinite(value):
+            bad("value", "not a finite number")
+        if not re.fullmatch(r"[0-9a-f]{12}", row["source_hash"]):
+            bad("source_hash", "not a 12-digit source hash")
+        row["options"] = norm_options(row["options"])
+        key = (int(row["chapter"]), row["variant"], row["options"], row["tool"], row["metric"])
+        if key in seen:
+            raise ResultsError(f"{where}: column metric: a second row for chapter "
+                               f"{row['chapter']} {program_name(row['variant'], row['options'])} "
+                               f"{row['tool']}:{row['metric']} (the first is line {seen[key]})")
+        seen[key] = lineno
+        if rows and row["gpu"] != rows[0]["gpu"]:
+            bad("gpu", f"the file holds rows of '{rows[0]['gpu']}'")
+        row["value"], row["_line"], row["_file"] = value, lineno, name
+        rows.append(row)
+    if rows and gpu_slug(rows[0]["gpu"]) + ".csv" != os.path.basename(path):
+        raise ResultsError(f"{name}: holds rows of {rows[0]['gpu']}; its name must be "
+                           f"{gpu_slug(rows[0]['gpu'])}.csv")
+    return rows
+
+
+# ---- expressions ------------------------------------------------------------------------
+
+def _parse(text, refs, allowed, what):
+    """Replace each reference by a placeholder name, parse, and allow only `allowed` nodes.
+    Returns (tree, names) where names maps placeholder -> the reference's match groups."""
+    names = {}
+
+    def sub(m):
+        key = f"_r{len(names)}"
+        names[key] = m.groups()
+        return key
+    code = refs.sub(sub, text)
+    try:
+        tree = ast.parse(code, mode="eval")
+    except SyntaxError:
+        raise ResultsError(f"{what}: cannot parse '{text}'")
+    for node in ast.walk(tree):
+        if not isinstance(node, allowed):
+            raise ResultsError(f"{what}: '{text}': {type(node).__name__} is not allowed "
+                               "(only numbers, + - * /, parentheses and references)")
+        if isinstance(node, ast.Name) and node.id not in names:
+            raise ResultsError(f"{what}: '{text}': unknown name '{node.id}'")
+        if isinstance(node, ast.Constant) and type(node.value) not in (int, float):
+            raise ResultsError(f"{what}: '{text}': only numbers are allowed as constants")
+    return tree, names
+
+
+def _eval(node, env):
+    if isinstance(node, ast.Expression):
+        return _eval(node.body, env)
+    if isinstance(node, ast.Constant):
+        return float(node.value)
+    if isinstance(node, ast.Name):
+        return env[node.id]
+    if isinstance(node, ast.UnaryOp):
+        x = _eval(node.operand, env)
+        return -x if isinstance(node.op, ast.USub) else x
+    a, b = _eval(node.left, env), _eval(node.right, env)
+    if isinstance(node.op, ast.Add):
+        return a + b
+    if isinstance(node.op, ast.Sub):
+        return a - b
+    if isinstance(node.op, ast.Mult):
+        return a * b
+    return a / b                                # ZeroDivisionError: the caller's verdict
+
+
+class Missing(Exception):
+    """A reference with nothing recorded: the verdict is 'not recorded'."""
+
+
+def parse_value(text, what):
+    tree, names = _parse(text, METRIC_REF, ARITH, what)
+    for tool, metric in names.values():
+        if tool == "result" and metric not in RESULT_FIELDS:
+            raise ResultsError(f"{what}: '{text}': result:{metric} is not one of "
+                               + ", ".join("result:" + f for f in RESULT_FIELDS))
+    return tree, names
+
+
+def parse_holds(text, what):
+    tree, names = _parse(text, PROGRAM_REF, ARITH + (ast.Compare,) + tuple(COMPARE), what)
+    body = tree.body
+    if not isinstance(body, ast.Compare) or len(body.ops) != 1:
+        raise ResultsError(f"{what}: '{text}' must be one comparison (>=, <=, >, <, ==)")
+    if any(isinstance(n, ast.Compare) for n in ast.walk(body.left)) or \
+       any(isinstance(n, ast.Compare) for n in ast.walk(body.comparators[0])):
+        raise ResultsError(f"{what}: '{text}' must be one comparison")
+    programs = {k: program_name(v, norm_options(o or "")) for k, (v, o) in names.items()}
+    return body, programs
+
+
+# ---- evidence.toml ----------------------------------------------------------------------
+
+def read_spec(chapter):
+    """The chapter's evidence.toml as {'prediction', 'record', 'claims'}; None without one."""
+    path = os.path.join(chapter.dir, "evidence.toml")
+    if not os.path.isfile(path):
+        return None
+    name = rel(path)
+    try:
+        with open(path, "rb") as f:
+            doc = tomllib.load(f)
+    except tomllib.TOMLDecodeError as e:
+        raise ResultsError(f"{name}: {e}")
+    unknown = set(doc) - {"prediction", "record", "claim"}
+    if unknown:
+        raise ResultsError(f"{name}: unknown table(s) {', '.join(sorted(unknown))}")
+    spec = {"path": name, "prediction": None, "record": doc.get("record", {}), "claims": []}
+    p = doc.get("prediction")
+    if p is not None:
+        s = p.get("speedup")
+        if not (isinstance(s, list) and len(s) == 2 and
+                all(isinstance(x, (int, float)) and x > 0 for x in s) and s[0] <= s[1]):
+            raise ResultsError(f"{name}: [prediction] speedup must be [LOW, HIGH], 0 < LOW <= HIGH")
+        if not isinstance(p.get("because"), str) or not p["because"].strip():
+            raise ResultsError(f"{name}: [prediction] needs 'because', the reason in a sentence")
+        spec["prediction"] = {"speedup": [float(s[0]), float(s[1])], "because": p["because"]}
+    claims = doc.get("claim", [])
+    if not isinstance(claims, list):
+        raise ResultsError(f"{name}: claims are [[claim]] tables")
+    for i, c in enumerate(claims, start=1):
+        what = f"{name}: claim {c.get('id', i)}"
+        for key in ("id", "says", "value", "holds"):
+            if not isinstance(c.get(key), str) or not c[key].strip():
+                raise ResultsError(f"{what}: '{key}' is missing (a string)")
+        extra = set(c) - {"id", "says", "value", "holds"}
+        if extra:
+            raise ResultsError(f"{what}: unknown key(s) {', '.join(sorted(extra))}")
+        if any(x["id"] == c["id"] for x in spec["claims"]):
+            raise ResultsError(f"{what}: the id is used twice")
+        value = parse_value(c["value"], what)
+        holds = parse_holds(c["holds"], what)
+        spec["claims"].append(dict(c, _value=value, _holds=holds))
+    return spec
+
+
+# ---- evaluation -------------------------------------------------------------------------
+
+def _knobs(text):
+    return dict(kv.split("=", 1) for kv in text.split(";") if "=" in kv)
+
+
+def result_row(data, slug, number, variant, options):
+    """The results row of a program: the default row, or the sweeps row whose knobs are the
+    default's with `options` (--knob value ...) applied."""
+    main = [r for r in data.chapter_rows(slug, number) if r["variant"] == variant]
+    if not options:
+        return main[0] if main else None
+    words = options.split()
+    if not main or len(words) % 2 or not all(w.startswith("--") for w in words[::2]):
+        return None
+    want = dict(_knobs(main[0]["knobs"]))
+    want.update({k[2:]: v for k, v in zip(words[::2], words[1::2])})
+    for r in data.chapter_rows(slug, number, sweeps=True):
+        if r["variant"] == variant and _knobs(r["knobs"]) == want:
+            return r
+    return None
+
+
+def program_value(data, slug, number, parsed, program):
+    """A claim's value expression on one program of one GPU. Raises Missing."""
+    tree, names = parsed
+    variant, _, options = program.partition("[")
+    options = options.rstrip("]")
+    rows = [r for r in data.evidence.get(slug, []) if int(r["chapter"]) == number
+            and r["variant"] == variant and r["options"] == options]
+    env = {}
+    for key, (tool, metric) in names.items():
+        if tool == "result":
+            r = result_row(data, slug, number, variant, options)
+            if r is None or r[metric] == "":
+                raise Missing(f"{program} result:{metric}")
+            env[key] = float(r[metric])
+        else:
+            hit = next((r for r in rows if r["tool"] == tool and r["metric"] == metric), None)
+            if hit is None:
+                raise Missing(f"{program} {tool}:{metric}")
+            env[key] = hit["value"]
+    return _eval(tree, env)
+
+
+def claim_verdict(data, slug, number, claim):
+    """{'verdict', 'values' (program -> value), 'why'} of one claim on one GPU."""
+    body, programs = claim["_holds"]
+    values = {}
+    try:
+        for p in dict.fromkeys(programs.values()):
+            values[p] = program_value(data, slug, number, claim["_value"], p)
+    except Missing as e:
+        return {"verdict": NOT_RECORDED, "values": values, "why": f"nothing recorded for {e}"}
+    except ZeroDivisionError:
+        return {"verdict": UNDEFINED, "values": values, "why": "division by zero"}
+    env = {k: values[p] for k, p in programs.items()}
+    try:
+        left, right = _eval(body.left, env), _eval(body.comparators[0], env)
+    except ZeroDivisionError:
+        return {"verdict": UNDEFINED, "values": values, "why": "division by zero"}
+    ok = COMPARE[type(body.ops[0])](left, right)
+    return {"verdict": HELD if ok else MISSED, "values": values,
+            "why": f"{claim['holds']}: {left:.4g} vs. {right:.4g}"}
+
+
+def speedup(data, slug, number):
+    rows = {r["variant"]: r for r in data.chapter_rows(slug, number)}
+    n, o = rows.get("naive"), rows.get("optimized")
+    if not (n and o and n["median_us"] and o["median_us"]):
+        return None
+    return float(n["median_us"]) / float(o["median_us"])
+
+
+def prediction_verdict(data, slug, number):
+    spec = data.specs.get(number)
+    if not spec or not spec["prediction"]:
+        return None
+    s = speedup(data, slug, number)
+    lo, hi = spec["prediction"]["speedup"]
+    if s is None:
+        return {"verdict": NOT_MEASURED, "speedup": None, "range": [lo, hi]}
+    return {"verdict": HELD if lo <= s <= hi else MISSED, "speedup": s, "range": [lo, hi]}
+
+
+def has_evidence(data, slug, number):
+    return any(int(r["chapter"]) == number for r in data.evidence.get(slug, []))
+
+
+def stale_evidence(data):
+    """(file, line, chapter, program, recorded hash, current hash) of every stale row."""
+    out = []
+    for rows in data.evidence.values():
+        for r in rows:
+            c = data.chapters[int(r["chapter"])]
+            if r["source_hash"] != c.hash:
+                out.append((r["_file"], r["_line"], c, program_name(r["variant"], r["options"]),
+                            r["source_hash"], c.hash))
+    return out

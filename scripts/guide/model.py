@@ -1,0 +1,271 @@
+"""Results and sweeps files, the chapters and the table of contents.
+
+Every reader of results goes through read_results(): a bad file is one ResultsError
+naming the file, the line and the column, never a traceback and never a zero or NaN
+that reaches a README or the book."""
+
+import csv
+import glob
+import hashlib
+import math
+import os
+import re
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+# The one column list of a results row. common/results.c writes the same header;
+# tests/results/ builds it and compares.
+COLUMNS = ("chapter,slug,variant,gpu,cc,sms,sm_clock_mhz,driver,cuda,size,knobs,seed,method,"
+           "samples,median_us,min_us,q1_us,q3_us,noise_pct,rate,rate_unit,roof_name,roof,"
+           "pct_roof,check,max_err,source_hash,commit,date").split(",")
+VARIANTS = ["naive", "optimized", "library"]
+RATE_UNITS = ["GB/s", "GFLOP/s", "Gop/s", "Glookup/s"]
+POSITIVE = ["median_us", "min_us", "q1_us", "q3_us", "rate", "roof", "pct_roof", "sm_clock_mhz"]
+INTEGER = ["size", "seed", "samples", "sms"]
+
+
+class ResultsError(Exception):
+    """A fault in the data: one line, shown as it is."""
+
+
+def rel(path):
+    return os.path.relpath(path, ROOT) if os.path.isabs(path) else path
+
+
+def gpu_slug(name):
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+
+
+def source_hash(chapter_dir):
+    """sha256 of the chapter's *.cu *.h *.c chapter.mk, concatenated in byte order of name."""
+    names = [n for n in os.listdir(chapter_dir)
+             if n.endswith((".cu", ".h", ".c")) or n == "chapter.mk"]
+    h = hashlib.sha256()
+    for n in sorted(names, key=lambda s: s.encode()):
+        with open(os.path.join(chapter_dir, n), "rb") as f:
+            h.update(f.read())
+    return h.hexdigest()[:12]
+
+
+class Chapter:
+    """One entry of book/chapters.tsv and, where it exists, its folder."""
+
+    def __init__(self, nn, slug, part, guide, title):
+        self.nn, self.slug, self.part, self.guide, self.title = nn, slug, part, guide, title
+        self.number = int(nn)
+        self.dir = self.readme = self.hash = None
+
+    @property
+    def status(self):
+        return "written" if self.readme else ("in progress" if self.dir else "planned")
+
+    def heading(self):
+        """The README's first line without '# ' ("20. Matrix transpose"); the folder's name
+        without a README."""
+        if self.readme:
+            with open(self.readme) as f:
+                first = f.readline().strip()
+            if first.startswith("# "):
+                return first[2:]
+        return os.path.basename(self.dir) if self.dir else f"{self.nn}-{self.slug}"
+
+    def readme_title(self):
+        """The README's "# NN. Title", without the number; the TOC title otherwise."""
+        if self.readme:
+            with open(self.readme) as f:
+                first = f.readline().strip()
+            m = re.fullmatch(r"# (?:\d\d\. )?(.+)", first)
+            if m:
+                return m.group(1)
+        return self.title
+
+
+def read_toc():
+    """book/chapters.tsv joined with chapters/NN-slug/ (those with a problem.cu)."""
+    path = os.path.join(ROOT, "book", "chapters.tsv")
+    try:
+        with open(path) as f:
+            lines = f.read().split("\n")
+    except OSError as e:
+        raise ResultsError(f"{rel(path)}: {e.strerror}")
+    toc = []
+    for i, line in enumerate(lines, start=1):
+        if not line or line.startswith("#"):
+            continue
+        f = line.split("\t")
+        if len(f) != 5 or not re.fullmatch(r"\d\d", f[0]):
+            raise ResultsError(f"{rel(path)}:{i}: expected nn, slug, part, guide, title "
+                               "separated by tabs")
+        if any(c.nn == f[0] for c in toc):
+            raise ResultsError(f"{rel(path)}:{i}: chapter {f[0]} twice")
+        toc.append(Chapter(*f))
+    by_nn = {c.nn: c for c in toc}
+    for d in sorted(glob.glob(os.path.join(ROOT, "chapters", "[0-9][0-9]-*"))):
+        if not os.path.isfile(os.path.join(d, "problem.cu")):
+            continue
+        name = os.path.basename(d)
+        c = by_nn.get(name[:2])
+        if c is None or c.slug != name[3:]:
+            raise ResultsError(f"chapters/{name}: not in book/chapters.tsv under this name")
+        c.dir, c.hash = d, source_hash(d)
+        readme = os.path.join(d, "README.md")
+        c.readme = readme if os.path.isfile(readme) else None
+    return toc
+
+
+def chapter_dirs():
+    return [c.dir for c in read_toc() if c.dir]
+
+
+def _number(text):
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+def check_row(row, where, chapters):
+    """Raise ResultsError naming the column of the first fault of one row."""
+    def bad(col, why):
+        raise ResultsError(f"{where}: column {col} = '{row[col]}': {why}")
+    if not re.fullmatch(r"\d+", row["chapter"]):
+        bad("chapter", "not a chapter number")
+    c = chapters.get(int(row["chapter"]))
+    if c is None:
+        bad("chapter", "no such chapter in chapters/")
+    if row["slug"] != c.slug:
+        bad("slug", f"chapter {c.nn} is '{c.slug}'")
+    if row["variant"] not in VARIANTS:
+        bad("variant", "not one of " + ", ".join(VARIANTS))
+    if not row["gpu"]:
+        bad("gpu", "empty")
+    for col in INTEGER:
+        if not re.fullmatch(r"\d+", row[col]):
+            bad(col, "not a non-negative integer")
+    if int(row["size"]) <= 0:
+        bad("size", "not a positive integer")
+    for col in POSITIVE:
+        if row[col] == "":
+            continue
+        x = _number(row[col])
+        if x is None or not math.isfinite(x) or x <= 0:
+            bad(col, "not a positive finite number")
+    x = _number(row["noise_pct"]) if row["noise_pct"] != "" else 0.0
+    if x is None or not math.isfinite(x) or x < 0:
+        bad("noise_pct", "not a finite number >= 0")
+    if row["rate_unit"] not in RATE_UNITS + [""]:
+        bad("rate_unit", "not one of " + ", ".join(RATE_UNITS) + " or empty")
+    if (row["rate"] == "") != (row["rate_unit"] == ""):
+        bad("rate_unit", "a rate needs its unit, and a unit its rate")
+    if row["check"] not in ("pass", "fail"):
+        bad("check", "not pass or fail")
+    if row["check"] == "pass" and row["median_us"] == "":
+        bad("median_us", "a passing row without a median")
+    if _number(row["max_err"]) is None:
+        bad("max_err", "not a number")
+    if not re.fullmatch(r"[0-9a-f]{12}", row["source_hash"]):
+        bad("source_hash", "not a 12-digit source hash")
+
+
+def read_results(path, chapters, named=True):
+    """Rows of one results or sweeps file, each with '_line' and '_file'. chapters maps
+    number -> Chapter (those with a folder). named: the file must be <gpu-slug>.csv."""
+    name = rel(path)
+    try:
+        with open(path, newline="") as f:
+            text = f.read()
+    except OSError as e:
+        raise ResultsError(f"{name}: {e.strerror}")
+    reader = csv.reader(text.splitlines())
+    header = next(reader, None)
+    if header != COLUMNS:
+        if header is None:
+            raise ResultsError(f"{name}:1: empty file (the header is missing)")
+        diff = next((i for i, (a, b) in enumerate(zip(header, COLUMNS)) if a != b),
+                    min(len(header), len(COLUMNS)))
+        got = header[diff] if diff < len(header) else "(nothing)"
+        want = COLUMNS[diff] if diff < len(COLUMNS) else "(nothing)"
+        raise ResultsError(f"{name}:1: wrong header: column {diff + 1} is '{got}', "
+                           f"expected '{want}'")
+    rows, seen = [], {}
+    for lineno, fields in enumerate(reader, start=2):
+        where = f"{name}:{lineno}"
+        if len(fields) != len(COLUMNS):
+            raise ResultsError(f"{where}: {len(fields)} fields, the header has {len(COLUMNS)}")
+        row = dict(zip(COLUMNS, fields))
+        check_row(row, where, chapters)
+        key = (row["gpu"], int(row["chapter"]), row["variant"], row["size"], row["knobs"])
+        if key in seen:
+            raise ResultsError(f"{where}: column variant: a second row for chapter "
+                               f"{row['chapter']} {row['variant']} at size {row['size']}"
+                               f"{' ' + row['knobs'] if row['knobs'] else ''} "
+                               f"(the first is line {seen[key]})")
+        seen[key] = lineno
+        if rows and row["gpu"] != rows[0]["gpu"]:
+            raise ResultsError(f"{where}: column gpu = '{row['gpu']}': the file holds rows of "
+                               f"'{rows[0]['gpu']}'")
+        row["_line"] = lineno
+        row["_file"] = name
+        rows.append(row)
+    if named and rows and gpu_slug(rows[0]["gpu"]) + ".csv" != os.path.basename(path):
+        raise ResultsError(f"{name}: holds rows of {rows[0]['gpu']}; its name must be "
+                           f"{gpu_slug(rows[0]['gpu'])}.csv")
+    return rows
+
+
+def write_rows(path, rows):
+    def key(r):
+        return (int(r["chapter"]), VARIANTS.index(r["variant"]), r["knobs"])
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(COLUMNS)
+        for r in sorted(rows, key=key):
+            w.writerow([r[k] for k in COLUMNS])
+
+
+class Data:
+    """Everything measured, read once: results, sweeps and evidence of every GPU file
+    under one results directory, with the chapters they belong to."""
+
+    def __init__(self, results_dir=None):
+        self.results_dir = results_dir or os.path.join(ROOT, "results")
+        self.toc = read_toc()
+        self.chapters = {c.number: c for c in self.toc if c.dir}
+        self.results = self._files(self.results_dir)            # slug -> rows
+        self.sweeps = self._files(os.path.join(self.results_dir, "sweeps"))
+        from . import evidence                                   # (it imports this module)
+        self.evidence = {}
+        for path in sorted(glob.glob(os.path.join(self.results_dir, "evidence", "*.csv"))):
+            slug = os.path.basename(path)[:-4]
+            self.evidence[slug] = evidence.read_evidence(path, self.chapters)
+        self.specs = {c.number: evidence.read_spec(c) for c in self.chapters.values()}
+
+    def _files(self, folder):
+        out = {}
+        for path in sorted(glob.glob(os.path.join(folder, "*.csv"))):
+            out[os.path.basename(path)[:-4]] = read_results(path, self.chapters)
+        return out
+
+    def gpus(self):
+        """slug -> GPU name, for every GPU with a results, sweeps or evidence file."""
+        names = {}
+        for files in (self.results, self.sweeps, self.evidence):
+            for slug, rows in files.items():
+                if rows:
+                    names.setdefault(slug, rows[0]["gpu"])
+        return dict(sorted(names.items()))
+
+    def chapter_rows(self, slug, number, sweeps=False):
+        rows = (self.sweeps if sweeps else self.results).get(slug, [])
+        return [r for r in rows if int(r["chapter"]) == number]
+
+    def resolve_gpu(self, text):
+        """A GPU slug, or a unique substring of one."""
+        slugs = list(self.gpus())
+        if text in slugs:
+            return text
+        hits = [s for s in slugs if text.lower() in s]
+        if len(hits) != 1:
+            raise ResultsError(f"GPU '{text}' matches {len(hits)} results files "
+                               f"({', '.join(slugs) or 'none'})")
+        return hits[0]
