@@ -61,68 +61,48 @@ end
 local function cell(s) return {pandoc.Plain(md_inlines(s))} end
 local function ftoa(x, digits) return string.format('%.' .. digits .. 'f', x) end
 
--- JSON -> Lua (objects and arrays become tables, null becomes nil). Pandoc 2.17 has no JSON module.
+-- JSON -> Lua: objects and arrays become tables, null nil (Pandoc 2.17 has no JSON module).
+local JSON_ESC = {b = '\b', f = '\f', n = '\n', r = '\r', t = '\t'}
 local function json_decode(s)
-  local i, value = 1, nil
-  local function ws() i = s:find('[^ \t\r\n]', i) or #s + 1 end
+  local i = 1
   local function bad(what) fail('the book data is not valid JSON: %s at byte %d', what, i) end
-  local ESC = {['"'] = '"', ['\\'] = '\\', ['/'] = '/', b = '\b', f = '\f', n = '\n', r = '\r', t = '\t'}
+  local function skip(ch) -- skip white space, then ch if given (which must be there)
+    i = s:find('[^ \t\r\n]', i) or #s + 1
+    if ch then if s:sub(i, i) ~= ch then bad('"' .. ch .. '" expected') end; i = i + 1 end
+  end
+  local value
   local function str()
-    local out, j = {}, i + 1
-    while true do
-      local k = s:find('["\\]', j) or bad('an unterminated string')
-      out[#out + 1] = s:sub(j, k - 1)
-      if s:sub(k, k) == '"' then i = k + 1; return table.concat(out) end
-      local e = s:sub(k + 1, k + 1)
-      if e == 'u' then
-        local cp = tonumber(s:sub(k + 2, k + 5), 16) or bad('a bad \\u escape')
-        j = k + 6
-        if cp >= 0xD800 and cp < 0xDC00 and s:sub(j, j + 1) == '\\u' then -- a surrogate pair
-          cp = 0x10000 + (cp - 0xD800) * 0x400 + (tonumber(s:sub(j + 2, j + 5), 16) - 0xDC00)
-          j = j + 6
-        end
-        out[#out + 1] = utf8.char(cp)
-      else
-        out[#out + 1] = ESC[e] or bad('a bad escape')
-        j = k + 2
-      end
-    end
+    local j = s:find('"', i + 1, true)
+    while j and s:sub(i + 1, j - 1):gsub('\\\\', ''):match('\\$') do j = s:find('"', j + 1, true) end -- an escaped quote
+    local raw = s:sub(i + 1, (j or bad('an unterminated string')) - 1)
+    i = j + 1
+    return (raw:gsub('\\(.)', function(e) return e == 'u' and '\0u' or JSON_ESC[e] or e end)
+               :gsub('%z' .. 'u(%x%x%x%x)', function(hex) return utf8.char(tonumber(hex, 16)) end))
   end
   function value()
-    ws()
+    skip()
     local c = s:sub(i, i)
     if c == '"' then return str() end
     if c == '{' or c == '[' then
       local t, close, n = {}, c == '{' and '}' or ']', 0
-      i = i + 1; ws()
+      i = i + 1; skip()
       if s:sub(i, i) == close then i = i + 1; return t end
       repeat
-        if close == '}' then
-          ws()
-          if s:sub(i, i) ~= '"' then bad('a missing key') end
-          local k = str(); ws()
-          if s:sub(i, i) ~= ':' then bad('a missing colon') end
-          i = i + 1
-          t[k] = value()
-        else
-          n = n + 1
-          t[n] = value()
-        end
-        ws()
-        local d = s:sub(i, i)
-        i = i + 1
-        if d ~= close and d ~= ',' then bad('a missing comma') end
-      until d == close
+        if close == '}' then skip(); if s:sub(i, i) ~= '"' then bad('a key expected') end; local k = str(); skip(':'); t[k] = value()
+        else n = n + 1; t[n] = value() end
+        skip(); c = s:sub(i, i); i = i + 1
+        if c ~= close and c ~= ',' then bad('"," expected') end
+      until c == close
       return t
     end
-    for lit, v in pairs({['true'] = true, ['false'] = false, null = 'null'}) do
-      if s:sub(i, i + #lit - 1) == lit then i = i + #lit; return v ~= 'null' and v or nil end
+    for lit, v in pairs({['true'] = true, ['false'] = false, null = 0}) do
+      if s:sub(i, i + #lit - 1) == lit then i = i + #lit; return v ~= 0 and v or nil end
     end
     local num = s:match('^-?%d+%.?%d*[eE]?[-+]?%d*', i) or bad('an unexpected character')
     i = i + #num
     return tonumber(num)
   end
-  local v = value(); ws()
+  local v = value(); skip()
   if i <= #s then bad('text after the document') end
   return v
 end
@@ -250,17 +230,18 @@ local function bar_chart(name, bars, labels, xtics, setup, extra, key)
 end
 
 -- One chapter: a bar per program, clustered by GPU, each GPU's roof as a dashed line.
--- chart = {axis, roof_title, variants = {...}, gpus = {{short, values = {variant = y}, roof}}}
 local function chapter_chart(nn, chart)
   local bars, labels, xt, roofs, ymax = {}, {}, {}, {}, 0
   local stride = #chart.variants + 1
-  for gi, g in ipairs(chart.gpus) do
+  for gi, g in ipairs(chart.series) do
     local x0 = (gi - 1) * stride
     for vi, v in ipairs(chart.variants) do
       local y = g.values[v]
       if y then
         bars[#bars + 1] = {x = x0 + vi - 1, y = y, w = 0.4, color = VARIANT_COLOR[v] or '#4d4d4d'}
         ymax = math.max(ymax, y)
+      elseif g.labels[v] then
+        labels[#labels + 1] = {x = x0 + vi - 1, y = 0, text = g.labels[v]}
       end
     end
     if g.roof then
@@ -274,7 +255,7 @@ local function chapter_chart(nn, chart)
     labels[#labels + 1] = {x = b.x, y = b.y + ymax * 0.02, text = ftoa(b.y, b.y >= 100 and 0 or (b.y >= 10 and 1 or 2))}
   end
   local extra, setup = {}, 'set ylabel ' .. gq(chart.axis) .. '\n' ..
-    string.format('set xrange [-0.8:%.2f]\nset yrange [0:%.6g]\n', #chart.gpus * stride - 1.2, ymax)
+    string.format('set xrange [-0.8:%.2f]\nset yrange [0:%.6g]\n', #chart.series * stride - 1.2, ymax)
   if #roofs > 0 then
     setup = setup .. '$roofs << EOD\n' .. table.concat(roofs, '\n') .. '\nEOD\n'
     extra[1] = "$roofs using 1:2:3:4 with vectors nohead dt 2 lw 2 lc rgb '#333333' title " .. gq(chart.roof_title or 'roof')
@@ -285,13 +266,13 @@ local function chapter_chart(nn, chart)
 end
 
 -- The summary: speedup of optimized over naive, per chapter and GPU, on a log scale.
-local function summary_chart(summary)
-  local ng = #summary.gpus
+local function summary_chart()
+  local ng = #DATA.gpus
   local w, bars, labels, xt, lo, hi = 0.8 / ng, {}, {}, {}, 1, 1
-  for i, row in ipairs(summary.rows) do
+  for i, row in ipairs(DATA.summary) do
     xt[#xt + 1] = gq(row.nn) .. ' ' .. (i - 1)
-    for gi = 1, ng do
-      local s = (row.cells[gi] or {}).speedup
+    for gi, g in ipairs(DATA.gpus) do
+      local s = (row.speedups[g.slug] or {}).speedup
       if s then
         local x = (i - 1) - 0.4 + w * (gi - 0.5)
         bars[#bars + 1] = {x = x, y = s, w = w * 0.45, lo = math.min(1, s), hi = math.max(1, s),
@@ -302,12 +283,12 @@ local function summary_chart(summary)
     end
   end
   local key = {}
-  for gi, g in ipairs(summary.gpus) do key[gi] = {g, GPU_COLORS[(gi - 1) % #GPU_COLORS + 1]} end
+  for gi, g in ipairs(DATA.gpus) do key[gi] = {g.short, GPU_COLORS[(gi - 1) % #GPU_COLORS + 1]} end
   local ticks = {}
   for _, t in ipairs({0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000}) do ticks[#ticks + 1] = "'" .. t .. "' " .. t end
   local setup = 'set logscale y\nset ylabel \'speedup over naive (log scale)\'\nset xlabel \'chapter\'\n' ..
     'set ytics (' .. table.concat(ticks, ', ') .. ')\n' ..
-    string.format('set xrange [-0.7:%.2f]\nset yrange [%.6g:%.6g]\n', #summary.rows - 0.3, math.min(0.5, lo / 1.6), math.max(2, hi * 1.8))
+    string.format('set xrange [-0.7:%.2f]\nset yrange [%.6g:%.6g]\n', #DATA.summary - 0.3, math.min(0.5, lo / 1.6), math.max(2, hi * 1.8))
   return bar_chart('summary', bars, labels, xt, setup, {"1 with lines dt 2 lc rgb '#333333' notitle"}, key)
 end
 
@@ -366,46 +347,143 @@ local function comment_of(b) -- "listing: naive.cu kernel" for <!-- listing: nai
   return b.t == 'RawBlock' and b.format == 'html' and b.text:match('^%s*<!%-%-%s*(.-)%s*%-%->%s*$')
 end
 
-local function chart_caption(chart)
-  return chart.roof_title and (chart.axis:gsub(' %(.*', '') .. ' of each program on each GPU; the dashed line is the GPU\'s ' .. chart.roof_title .. '.')
-    or 'Median time of each program on each GPU (lower is better).'
+local function fmt1(x) return x and ftoa(x, 1) or '—' end
+local function fmtv(x) -- evidence values: counts whole, ratios to four significant digits
+  if x == math.floor(x) and math.abs(x) < 1e12 then return string.format('%d', x) end
+  return string.format('%.4g', x)
+end
+local function join(t, sep) local o = {}; for k, v in ipairs(t or {}) do o[k] = md_escape(v) end; return table.concat(o, sep or ', ') end
+local function range(t) return t and (t[1] == t[2] and tostring(t[1]) or (t[1] .. '–' .. t[2])) or '—' end
+local function gpu_name(slug) for _, g in ipairs(DATA.gpus) do if g.slug == slug then return g.short end end; return slug end
+
+-- One table per GPU (the book's layout of the data's rows), its context, then the chart.
+local function results_section(c)
+  local out = pandoc.List()
+  if #c.results == 0 then
+    return md_blocks('**Not measured yet.** On a machine with a GPU, `make results CHAPTERS=' .. c.nn ..
+      '` measures this chapter and `make book` puts the numbers here.')
+  end
+  for _, g in ipairs(c.results) do
+    local stale = {}
+    for _, r in ipairs(g.rows) do if r.stale then stale[#stale + 1] = r.variant .. ' (' .. r.source_hash .. ')' end end
+    if #stale > 0 then
+      out:extend(md_blocks(string.format('**STALE:** on %s, %s %s measured from other sources than the ones in this book ' ..
+        '(their hash is now %s). Measure again with `make results CHAPTERS=%s`.', md_escape(g.name),
+        md_escape(table.concat(stale, ', ')), #stale == 1 and 'was' or 'were', c.source_hash, c.nn)))
+    end
+    local header, aligns = {cell('Variant'), cell('Median (µs)'), cell('Noise (%)')}, {'AlignLeft', 'AlignRight', 'AlignRight'}
+    if g.unit then
+      header[4], header[5], aligns[4], aligns[5] = cell(md_escape(g.unit)), cell('\\% of roof'), 'AlignRight', 'AlignRight'
+    end
+    header[#header + 1], header[#header + 2] = cell('Speedup'), cell('Check')
+    aligns[#aligns + 1], aligns[#aligns + 2] = 'AlignRight', 'AlignLeft'
+    local rows = {}
+    for _, r in ipairs(g.rows) do
+      local noise = fmt1(r.noise_pct)
+      local line = {cell((r.variant == 'library' and 'library (bar)' or r.variant) .. (r.stale and ' **STALE**' or '')),
+                    cell(fmt1(r.median_us)), cell((r.noise_pct or 0) > 5 and ('**' .. noise .. '**') or noise)}
+      if g.unit then line[4], line[5] = cell(fmt1(r.rate)), cell(fmt1(r.pct_roof)) end
+      line[#line + 1] = cell(r.speedup and (ftoa(r.speedup, 2) .. '×') or '—')
+      line[#line + 1] = cell(r.check == 'pass' and 'pass' or '**FAIL**')
+      rows[#rows + 1] = line
+    end
+    out:insert(table_block(c.nn, 'Chapter ' .. c.number .. ' measured on ' .. md_escape(g.name) .. ' (median of the samples).',
+      aligns, header, rows, {'results'}))
+    out:insert(pandoc.Div({pandoc.RawBlock('latex', '\\begingroup\\small'), table.unpack(md_blocks(g.context))},
+      pandoc.Attr('', {'results-context'})))
+    out:insert(pandoc.RawBlock('latex', '\\par\\endgroup'))
+  end
+  local chart, what = c.chart, 'Median time of each program on each GPU (lower is better).'
+  if chart.roof_title then what = md_escape(chart.unit) .. ' of each program on each GPU; the dashed line is the GPU\'s ' .. chart.roof_title .. '.'
+  elseif chart.unit then what = md_escape(chart.unit) .. ' of each program on each GPU.' end
+  out:insert(figure_block(c.nn, 'Chapter ' .. c.number .. ': ' .. what, chapter_chart(c.nn, chart)))
+  return out
 end
 
-local function generated(c, g) -- the blocks for one generated block of the data
-  if g.kind == 'listing' then
-    local classes = {'numberLines'}
-    if lang_of(g.file) then table.insert(classes, 1, lang_of(g.file)) end
-    local cap = '`' .. g.file .. '`' .. ((g.marker or '') ~= '' and (' (' .. md_escape(g.marker) .. ')') or '')
-    return {listing_block(c.nn, cap, g.code, classes, {{'startFrom', tostring(g.first_line or 1)}})}
-  elseif g.kind == 'diff' then
-    return {listing_block(c.nn, 'What changed: `diff -U2 ' .. g.a .. ' ' .. g.b .. '`', g.text, {'diff'}, {})}
+local VERDICT = {held = 'held', missed = '**missed**'}
+local function verdict(v) return VERDICT[v] or ('*' .. md_escape(v) .. '*') end
+
+-- For a README without an evidence block: the prediction and claims per GPU, and the evidence.
+local function evidence_section(c)
+  local lines = {}
+  if c.prediction then
+    local p, per = c.prediction, {}
+    for _, g in ipairs(DATA.gpus) do
+      local v = p.verdicts[g.slug]
+      if v then per[#per + 1] = md_escape(g.short) .. ': ' .. (v.speedup and (ftoa(v.speedup, 2) .. '×, ') or '') .. verdict(v.verdict) end
+    end
+    lines[#lines + 1] = string.format('- **Prediction:** a speedup of %g× to %g×, because %s. %s.', p.speedup[1], p.speedup[2],
+      md_escape(p.because), #per > 0 and table.concat(per, '; ') or 'Not measured yet')
   end
-  local out = {generated_blocks(c.nn, g.markdown, g.kind)}
-  if g.kind == 'results' and c.chart then
-    out[2] = figure_block(c.nn, 'Chapter ' .. tonumber(c.nn) .. ': ' .. chart_caption(c.chart), chapter_chart(c.nn, c.chart))
+  for _, cl in ipairs(c.claims) do
+    local per = {}
+    for _, g in ipairs(DATA.gpus) do
+      local v = cl.verdicts[g.slug]
+      if v then
+        local vals = {}
+        for prog, x in pairs(v.values or {}) do vals[#vals + 1] = md_escape(prog) .. ' ' .. fmtv(x) end
+        table.sort(vals)
+        per[#per + 1] = md_escape(g.short) .. ': ' .. verdict(v.verdict) .. (#vals > 0 and (' (' .. table.concat(vals, ', ') .. ')') or '')
+      end
+    end
+    lines[#lines + 1] = '- **Claim** `' .. cl.id .. '`: ' .. md_escape(cl.says) .. ' (`' .. cl.holds .. '`). ' .. table.concat(per, '; ') .. '.'
   end
-  if g.kind == 'results' and c.evidence and not c.has_evidence_block then -- evidence follows results
-    out[#out + 1] = generated_blocks(c.nn, c.evidence, 'evidence')
+  local out = pandoc.List()
+  if #lines > 0 then out:extend(md_blocks('What the chapter predicts and claims, checked against the measurements:\n\n' .. table.concat(lines, '\n'))) end
+  for _, e in ipairs(c.evidence) do
+    local header, aligns, rows = {cell('Metric'), cell('Unit')}, {'AlignLeft', 'AlignLeft'}, {}
+    for _, prog in ipairs(e.programs) do header[#header + 1] = cell(md_escape(prog)); aligns[#aligns + 1] = 'AlignRight' end
+    for _, m in ipairs(e.metrics) do
+      local line = {cell('`' .. m.tool .. ':' .. m.metric .. '`'), cell(md_escape(m.unit or '—'))}
+      for _, prog in ipairs(e.programs) do line[#line + 1] = cell(m.values[prog] and fmtv(m.values[prog]) or '—') end
+      rows[#rows + 1] = line
+    end
+    out:insert(table_block(c.nn, 'Evidence recorded on ' .. md_escape(e.name) .. ' (' .. e.arch .. ', problem size ' .. e.size .. ')' ..
+      (e.stale and ' **STALE**' or '') .. '.', aligns, header, rows, {'evidence'}))
   end
   return out
 end
 
+local function generated(c, g) -- the book's layout of one generated block of a README
+  if g.kind == 'listing' then
+    local classes = {'numberLines'}
+    if lang_of(g.file) then table.insert(classes, 1, lang_of(g.file)) end
+    -- Blank lines at both ends and the common indentation go; the numbers stay the source's.
+    local lines, first, indent = {}, g.first_line, nil
+    for l in (g.code .. '\n'):gmatch('(.-)\n') do lines[#lines + 1] = l end
+    while lines[1] and not lines[1]:match('%S') do table.remove(lines, 1); first = first + 1 end
+    while lines[#lines] and not lines[#lines]:match('%S') do table.remove(lines) end
+    for _, l in ipairs(lines) do
+      local ws = l:match('%S') and l:match('^[ \t]*')
+      if ws and (not indent or #ws < #indent) then indent = ws end
+    end
+    for k, l in ipairs(lines) do lines[k] = l:sub(#(indent or '') + 1) end
+    local cap = '`' .. g.file .. '` (' .. md_escape(g.marker) .. ')'
+    return {listing_block(c.nn, cap, table.concat(lines, '\n'), classes, {{'startFrom', tostring(first)}})}
+  elseif g.kind == 'diff' then
+    local a, b = g.args:match('^(%S+)%s+(%S+)$')
+    return {listing_block(c.nn, 'What changed: `diff -U2 ' .. a .. ' ' .. b .. '`', md_blocks(g.markdown)[1].text, {'diff'}, {})}
+  elseif g.kind == 'results' then
+    local out = results_section(c)
+    if not c.has_evidence_block then out:extend(evidence_section(c)) end
+    return out
+  end
+  return {generated_blocks(c.nn, g.markdown, g.kind)} -- sweep, evidence: as make readme writes them
+end
+
 local function chapter_blocks(c)
   local src = pandoc.read(read_file(c.readme) or fail('%s cannot be read', c.readme), 'gfm+tex_math_dollars').blocks
-  local h = src[1]
-  if not (h and h.t == 'Header' and h.level == 1) then fail('%s: must start with "# %s. Title"', c.readme, c.nn) end
   local out = pandoc.List({pandoc.Header(2, md_inlines(c.nn .. '\\. ' .. md_escape(c.title)), pandoc.Attr('ch-' .. c.nn, {'chapter'}))})
   local blocks = {}
   for _, g in ipairs(c.blocks) do
-    blocks[g.kind .. ':' .. (g.args or '')] = g
-    if g.kind == 'evidence' then c.has_evidence_block = true end
+    blocks[g.kind .. ':' .. g.args] = g
+    c.has_evidence_block = c.has_evidence_block or g.kind == 'evidence'
   end
-  local i = 2
+  local i = 2 -- the README's "# NN. Title" is replaced by the heading above
   while i <= #src do
     local b, body = src[i], comment_of(src[i])
     local kind, args = (body or ''):match('^(%a+):?%s*(.-)$')
     if b.t == 'Header' then
-      if b.level == 1 then fail('%s: a second level-1 heading; sections use ##', c.readme) end
       b.level = math.min(b.level + 1, 6)
       b.identifier = 'ch' .. c.nn .. '-' .. b.identifier
       out:extend(fix_links(c, {b}))
@@ -422,12 +500,12 @@ local function chapter_blocks(c)
   local kept = pandoc.List()
   for k, b in ipairs(out) do
     local nxt = out[k + 1]
-    if b.t == 'Header' and nxt and nxt.t == 'Div' and (nxt.classes:includes('listing') or nxt.classes:includes('results')) then
+    if b.t == 'Header' and nxt and nxt.t == 'Div' and (nxt.classes:includes('listing') or nxt.classes:includes('numbered-table')) then
       kept:insert(NEEDSPACE(12))
     end
     kept:insert(b)
   end
-  -- Inline comments go (a value's comments around its text, notes); the text stays.
+  -- Inline comments go (the markers around an inline value, notes); the text stays.
   return pandoc.walk_block(pandoc.Div(kept), {RawInline = function(r)
     if r.format == 'html' and r.text:match('^<!%-%-') then return {} end
   end}).content
@@ -453,72 +531,51 @@ end
 
 local function gpus_blocks()
   if #DATA.gpus == 0 then
-    return md_blocks('**No GPU has been measured yet:** `results/` holds no results file. Every chapter says ' ..
+    return md_blocks('**No GPU has been measured yet:** there is no results file. Every chapter says ' ..
       '"not measured yet" until `make results` has run on a machine with a GPU.')
   end
-  local cols = {{'name', 'GPU'}, {'cc', 'CC'}, {'sms', 'SMs'}, {'sm_clock', 'SM clock (MHz)'},
-                {'cuda', 'CUDA: driver / runtime'}, {'chapters', 'Chapters'}, {'measured', 'Measured'}}
-  local header, aligns, rows = {}, {}, {}
-  for k, col in ipairs(cols) do header[k], aligns[k] = cell(col[2]), 'AlignLeft' end
+  local header = {cell('GPU'), cell('CC'), cell('SMs'), cell('SM clock (MHz)'), cell('CUDA: driver / runtime'), cell('Chapters'), cell('Measured')}
+  local rows = {}
   for _, g in ipairs(DATA.gpus) do
-    local r = {}
-    for k, col in ipairs(cols) do r[k] = cell(md_escape(g[col[1]] or '—')) end
-    rows[#rows + 1] = r
+    local clock = g.sm_clock_mhz and {string.format('%d', g.sm_clock_mhz[1]), string.format('%d', g.sm_clock_mhz[2])}
+    rows[#rows + 1] = {cell(md_escape(g.name)), cell(join(g.cc)), cell(join(g.sms)), cell(range(clock)), cell(join(g.cuda)),
+                       cell(tostring(#g.chapters)), cell(range(g.dates))}
   end
-  local out = md_blocks('The numbers in this book come from these results files, one per GPU (`results/<gpu>.csv`). Under "CUDA", ' ..
-    'the driver figure is the newest CUDA version the installed driver supports (as `cudaDriverGetVersion` reports ' ..
-    'it), the runtime figure the CUDA runtime the programs were built with.')
-  out:insert(table_block('', 'The GPUs measured, from their results files.', aligns, header, rows))
-  return out
+  return {table_block('', 'The GPUs measured, from their results files.',
+    {'AlignLeft', 'AlignLeft', 'AlignRight', 'AlignRight', 'AlignLeft', 'AlignRight', 'AlignLeft'}, header, rows)}
 end
 
-local VERDICT = {held = 'held', missed = '**missed**', ['not recorded'] = '*not recorded*'}
-
 local function summary_blocks()
-  local s = DATA.summary
-  local out = md_blocks('Each chapter\'s headline: how many times faster the optimized program ran than the naive one on every ' ..
-    'GPU with a results file, beside the speedup its prediction expected from counting bytes or instructions, and whether ' ..
-    'the measurement fell inside that range. A speedup below 1 is a slowdown; honest null results stay in the picture.')
-  if #s.rows == 0 then
-    out:extend(md_blocks('**Not measured yet.** No written chapter has both a naive and an optimized result on any GPU.'))
-    return out
+  if #DATA.summary == 0 then
+    return md_blocks('**Not measured yet.** No written chapter has both a naive and an optimized result on any GPU.')
   end
   local header, aligns = {cell('Chapter'), cell('Predicted')}, {'AlignLeft', 'AlignRight'}
-  for _, g in ipairs(s.gpus) do header[#header + 1] = cell(md_escape(g)); aligns[#aligns + 1] = 'AlignRight' end
+  for _, g in ipairs(DATA.gpus) do header[#header + 1] = cell(md_escape(g.short)); aligns[#aligns + 1] = 'AlignRight' end
   local rows = {}
-  for _, r in ipairs(s.rows) do
-    local line = {cell(chapter_ref(r.nn)), cell(r.prediction and md_escape(r.prediction) or '—')}
-    for gi = 1, #s.gpus do
-      local x = r.cells[gi] or {}
-      local text = x.speedup and (ftoa(x.speedup, 2) .. '×') or '—'
-      if x.verdict then text = text .. ', ' .. (VERDICT[x.verdict] or md_escape(x.verdict)) end
-      if x.stale then text = text .. ' **STALE**' end
-      line[#line + 1] = cell(text)
+  for _, r in ipairs(DATA.summary) do
+    local p = by_nn[r.nn].prediction
+    local line = {cell(chapter_ref(r.nn)), cell(p and string.format('%g–%g×', p.speedup[1], p.speedup[2]) or '—')}
+    for _, g in ipairs(DATA.gpus) do
+      local x = r.speedups[g.slug]
+      line[#line + 1] = cell(not x and '—' or (ftoa(x.speedup, 2) .. '×' .. (x.prediction and (', ' .. verdict(x.prediction)) or '') ..
+        (x.stale and ' **STALE**' or '')))
     end
     rows[#rows + 1] = line
   end
-  out:insert(table_block('S', 'Speedup of the optimized program over the naive one (ratio of medians) against the ' ..
-    'predicted range, per GPU.', aligns, header, rows))
+  local out = pandoc.List({table_block('S', 'Speedup of the optimized program over the naive one (ratio of medians) ' ..
+    'against the range its chapter predicted, and whether it fell inside that range.', aligns, header, rows)})
   out:insert(figure_block('S', 'Speedup of every chapter, per GPU, on a logarithmic scale; the dashed line marks 1× (no change).',
-    summary_chart(s)))
+    summary_chart()))
   return out
 end
 
 local function guideline_blocks()
   local rows, counts = {}, {written = 0, pending = 0, untimed = 0}
   local function refs(list) local t = {}; for k, nn in ipairs(list) do t[k] = chapter_ref(nn) end; return table.concat(t, '; ') end
-  for _, g in ipairs(DATA.guidelines) do
-    local where
-    if #g.shown > 0 then
-      where = refs(g.shown)
-      local written = false
-      for _, nn in ipairs(g.shown) do written = written or by_nn[nn].status == 'written' end
-      counts[written and 'written' or 'pending'] = counts[written and 'written' or 'pending'] + 1
-    else
-      where = 'Not shown by a timing pair: ' .. g.why .. ' See ' .. refs(g.see) .. '.'
-      counts.untimed = counts.untimed + 1
-    end
-    rows[#rows + 1] = {cell(g.id), cell(g.guide), cell(g.text), cell(where)}
+  for _, g in ipairs(DATA.guidelines.rows) do
+    counts[g.status] = counts[g.status] + 1
+    local where = #g.shown_in > 0 and refs(g.shown_in) or ('Not shown by a timing pair: ' .. g.why .. ' See ' .. refs(g.see) .. '.')
+    rows[#rows + 1] = {cell(g.id), cell(g.guide), cell(g.recommendation), cell(where)}
   end
   local out = md_blocks(string.format('The Programming Guide\'s performance chapter asks for an action in %d sentences. ' ..
     'Here is each of them in our own words, with the chapter that demonstrates it by a timing pair. Chapters that are not ' ..
@@ -529,8 +586,9 @@ local function guideline_blocks()
     {'AlignLeft', 'AlignLeft', 'AlignLeft', 'AlignLeft'},
     {cell('\\#'), cell('Guide'), cell('Recommendation, in our words'), cell('Shown in')}, rows, {'guideline-index'}))
   local extra = {}
-  for _, c in ipairs(DATA.chapters) do
-    if c.beyond_checklist then extra[#extra + 1] = '- ' .. chapter_ref(c.nn) .. (c.guide == 'BPG' and ', Best Practices Guide' or (', guide ' .. c.guide)) end
+  for _, nn in ipairs(DATA.guidelines.beyond) do
+    local c = by_nn[nn]
+    extra[#extra + 1] = '- ' .. chapter_ref(nn) .. (c.guide == 'BPG' and ', Best Practices Guide' or (', guide ' .. c.guide))
   end
   if #extra > 0 then
     out:extend(md_blocks('Chapters that go beyond this checklist (newer editions of the guide, and the Best Practices Guide):\n\n' ..
@@ -540,25 +598,15 @@ local function guideline_blocks()
 end
 
 local function reproduce_blocks()
-  local out = md_blocks([[
-The numbers in this book are regenerated, never typed. On a Linux machine with an NVIDIA GPU, the CUDA
-toolkit (12.x or 13.x) and a C compiler, from the root of a clone of the repository:
-
-```sh
-make test                     # unit tests, every chapter checked at small and odd sizes
-make results                  # every chapter measured on this GPU: results/<gpu>.csv, and its evidence
-make deps                     # the book's tools, from Debian packages (needs root)
-make book                     # book/out/book.pdf, book/out/book.html
-```
-
-`make results` rewrites one file per GPU; commit it to add your GPU to every table of the book.
-`make book RESULTS_DIR=some/dir` builds the book from results kept elsewhere. Every results row
-records the commit it was measured at: `git checkout` that commit to rebuild exactly the measured
-programs.]])
-  local runs = {}
+  local out, runs = pandoc.List(), {}
   for _, c in ipairs(DATA.chapters) do
-    for _, r in ipairs(c.status == 'written' and c.runs or {}) do
-      runs[#runs + 1] = r.command .. '   # ' .. table.concat(r.gpus, ', ')
+    local seen, order = {}, {}
+    for _, g in ipairs(c.status == 'written' and c.results or {}) do
+      if not seen[g.args] then seen[g.args] = {}; order[#order + 1] = g.args end
+      table.insert(seen[g.args], gpu_name(g.gpu))
+    end
+    for _, args in ipairs(order) do
+      runs[#runs + 1] = string.format("make chapter-%s ARGS='%s'   # %s", c.nn, args, table.concat(seen[args], ', '))
     end
   end
   if #runs > 0 then
@@ -573,13 +621,13 @@ programs.]])
     {cell('gnuplot'), cell(md_escape(first_line('gnuplot --version')))},
     {cell('rsvg-convert'), cell(md_escape(first_line('rsvg-convert --version')))}}
   for _, g in ipairs(DATA.gpus) do
-    rows[#rows + 1] = {cell(md_escape(g.name) .. ' (`' .. g.file .. '`)'), cell(md_escape(table.concat(g.versions, '; ')))}
+    rows[#rows + 1] = {cell(md_escape(g.name) .. ' (`' .. g.file .. '`)'), cell(join(g.versions, '; '))}
   end
   out:insert(table_block('B', 'The versions behind this edition of the book.', {'AlignLeft', 'AlignLeft'},
     {cell('What'), cell('Version')}, rows))
   if #DATA.stale > 0 then
     local t = {}
-    for _, r in ipairs(DATA.stale) do t[#t + 1] = '- ' .. md_escape(r) end
+    for _, r in ipairs(DATA.stale) do t[#t + 1] = '- ' .. md_escape(r.file .. ':' .. r.line) .. ': chapter ' .. r.chapter .. ' ' .. md_escape(r.program) .. ' (' .. r.kind .. ')' end
     out:extend(md_blocks('**STALE results** (measured from sources that have changed since; `make results` again):\n\n' .. table.concat(t, '\n')))
   end
   return out
@@ -620,7 +668,9 @@ function Pandoc(doc)
     end
   end
   check_links(blocks)
-  for _, r in ipairs(DATA.stale) do io.stderr:write('book: warning: stale results: ' .. r .. '\n') end
+  for _, r in ipairs(DATA.stale) do
+    io.stderr:write(string.format('book: warning: stale %s: %s:%s, chapter %s %s\n', r.kind, r.file, r.line, r.chapter, r.program))
+  end
   doc.meta.date = pandoc.MetaInlines(md_inlines('Built from commit `' .. first_line('git rev-parse --short HEAD') .. '`'))
   return pandoc.Pandoc(blocks, doc.meta)
 end

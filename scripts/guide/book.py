@@ -223,6 +223,7 @@ def chapter_doc(data, c):
             if kind == "listing":
                 b["file"], b["marker"] = args.split()
                 b["code"] = render.listing(c, args)
+                b["first_line"] = listing_first_line(c, args)
             doc["blocks"].append(b)
         doc["values"] = [{"query": q, "text": t} for q, _, t in render.values(data, c, text)]
     gpus = data.gpus()
@@ -343,3 +344,13 @@ def book_json(data):
             "chapters": chapters, "summary": summary,
             "gpus": [gpu_doc(s, rows) for s, rows in data.results.items() if rows],
             "guidelines": guidelines(data.toc), "stale": stale_list(data)}
+
+
+def listing_first_line(c, args):
+    """The book numbers a listing's lines as in its source file: the line number of the
+    first line after the opening marker (render.listing has checked file and markers).
+    Added for book/book.lua (H3); a separate function so it merges cleanly."""
+    file, marker = args.split()
+    with open(os.path.join(c.dir, file)) as f:
+        lines = f.read().split("\n")
+    return next(i for i, l in enumerate(lines, start=1) if l.strip() == f"// [{marker}]") + 1
