@@ -318,6 +318,7 @@ def stale_list(data):
 
 
 def book_json(data):
+    check_complete(data)
     chapters = [chapter_doc(data, c) for c in data.toc]
     parts = []
     for c in data.toc:
@@ -354,3 +355,20 @@ def listing_first_line(c, args):
     with open(os.path.join(c.dir, file)) as f:
         lines = f.read().split("\n")
     return next(i for i, l in enumerate(lines, start=1) if l.strip() == f"// [{marker}]") + 1
+
+
+def check_complete(data):
+    """A measured chapter has the row of every program it has (naive.cu, optimized.cu,
+    library.cu), all at one problem size and knobs, so that its speedup compares like with
+    like. Added for the book (H3; the old book.lua checked this); it may move into model.py."""
+    for slug, rows in data.results.items():
+        for number in sorted({int(r["chapter"]) for r in rows}):
+            c, mine = data.chapters[number], data.chapter_rows(slug, number)
+            got = {r["variant"]: r for r in mine}
+            for v in VARIANTS:
+                if v not in got and os.path.isfile(os.path.join(c.dir, v + ".cu")):
+                    raise ResultsError(f"{mine[0]['_file']}: chapter {c.nn} has rows but none for "
+                                       f"{v} ({rel(c.dir)}/{v}.cu exists): missing results row")
+            if len({(r["size"], r["knobs"]) for r in mine}) > 1:
+                raise ResultsError(f"{mine[0]['_file']}: chapter {c.nn}: its programs were measured "
+                                   "at different sizes or knobs; the speedup needs one problem")
