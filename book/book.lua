@@ -16,9 +16,10 @@ Fills the fenced divs of book/book.md:
 Metadata: book-data (the JSON file), out-dir (charts go to out-dir/charts). ]]
 
 local stringify = pandoc.utils.stringify
-local DATA, CHARTS
-local VARIANT_COLOR = {naive = '#d1603d', optimized = '#2a6fb0', library = '#8c8c8c'}
-local GPU_COLORS = {'#3a9a5b', '#8e5bb5', '#c49a1b', '#4d4d4d', '#1b9aaa', '#b5485d'}
+local DATA
+local DIR = PANDOC_SCRIPT_FILE:match('^(.*/)') or './'
+local json_decode = dofile(DIR .. 'json.lua')
+local charts -- book/charts.lua, once the output folder is known
 
 ---------------------------------------------------------------------------------------------
 -- Small helpers
@@ -43,11 +44,6 @@ local function read_file(path)
   f:close()
   return s
 end
-local function write_file(path, s)
-  local f = io.open(path, 'wb') or fail('cannot write %s', path)
-  f:write(s)
-  f:close()
-end
 local function exists(path) return select(2, sh('test -e ' .. q(path))) == 0 end
 local function first_line(cmd) return (sh(cmd .. ' 2>/dev/null'):match('[^\n]*')) end
 
@@ -60,52 +56,6 @@ local function md_inlines(s)
 end
 local function cell(s) return {pandoc.Plain(md_inlines(s))} end
 local function ftoa(x, digits) return string.format('%.' .. digits .. 'f', x) end
-
--- JSON -> Lua: objects and arrays become tables, null nil (Pandoc 2.17 has no JSON module).
-local JSON_ESC = {b = '\b', f = '\f', n = '\n', r = '\r', t = '\t'}
-local function json_decode(s)
-  local i = 1
-  local function bad(what) fail('the book data is not valid JSON: %s at byte %d', what, i) end
-  local function skip(ch) -- skip white space, then ch if given (which must be there)
-    i = s:find('[^ \t\r\n]', i) or #s + 1
-    if ch then if s:sub(i, i) ~= ch then bad('"' .. ch .. '" expected') end; i = i + 1 end
-  end
-  local value
-  local function str()
-    local j = s:find('"', i + 1, true)
-    while j and s:sub(i + 1, j - 1):gsub('\\\\', ''):match('\\$') do j = s:find('"', j + 1, true) end -- an escaped quote
-    local raw = s:sub(i + 1, (j or bad('an unterminated string')) - 1)
-    i = j + 1
-    return (raw:gsub('\\(.)', function(e) return e == 'u' and '\0u' or JSON_ESC[e] or e end)
-               :gsub('%z' .. 'u(%x%x%x%x)', function(hex) return utf8.char(tonumber(hex, 16)) end))
-  end
-  function value()
-    skip()
-    local c = s:sub(i, i)
-    if c == '"' then return str() end
-    if c == '{' or c == '[' then
-      local t, close, n = {}, c == '{' and '}' or ']', 0
-      i = i + 1; skip()
-      if s:sub(i, i) == close then i = i + 1; return t end
-      repeat
-        if close == '}' then skip(); if s:sub(i, i) ~= '"' then bad('a key expected') end; local k = str(); skip(':'); t[k] = value()
-        else n = n + 1; t[n] = value() end
-        skip(); c = s:sub(i, i); i = i + 1
-        if c ~= close and c ~= ',' then bad('"," expected') end
-      until c == close
-      return t
-    end
-    for lit, v in pairs({['true'] = true, ['false'] = false, null = 0}) do
-      if s:sub(i, i + #lit - 1) == lit then i = i + #lit; return v ~= 0 and v or nil end
-    end
-    local num = s:match('^-?%d+%.?%d*[eE]?[-+]?%d*', i) or bad('an unexpected character')
-    i = i + #num
-    return tonumber(num)
-  end
-  local v = value(); skip()
-  if i <= #s then bad('text after the document') end
-  return v
-end
 
 ---------------------------------------------------------------------------------------------
 -- Numbered listings, tables and figures: "Listing 20.1" in chapter 20, "Table A.1" in appendix
@@ -180,119 +130,6 @@ local LANG = {cu = 'cpp', h = 'cpp', cuh = 'cpp', c = 'c', mk = 'makefile', sh =
 local function lang_of(file) return LANG[file:match('%.(%w+)$') or ''] or (file:match('Makefile') and 'makefile') end
 
 ---------------------------------------------------------------------------------------------
--- Charts (gnuplot -> SVG for HTML and EPUB, rsvg-convert -> PDF for LaTeX)
-
-local function gq(s) return "'" .. tostring(s):gsub("'", "''") .. "'" end
-local function rgb_int(hex) return tonumber(hex:sub(2), 16) end
-
-local function render_chart(name, script)
-  local gp, svg, pdf = CHARTS .. '/' .. name .. '.gp', CHARTS .. '/' .. name .. '.svg', CHARTS .. '/' .. name .. '.pdf'
-  script = 'set terminal svg size 680,340 font "DejaVu Sans,12" background rgb "white"\n' ..
-           'set output ' .. gq(svg) .. '\n' .. script
-  if read_file(gp) == script and exists(svg) and exists(pdf) then return svg end -- unchanged
-  write_file(gp, script)
-  local out, code = sh('gnuplot ' .. q(gp) .. ' 2>&1')
-  if code ~= 0 or out:match('%S') then fail('gnuplot failed on %s:\n%s', gp, out) end
-  out, code = sh('rsvg-convert -f pdf -o ' .. q(pdf) .. ' ' .. q(svg) .. ' 2>&1')
-  if code ~= 0 then fail('rsvg-convert failed on %s:\n%s', svg, out) end
-  return svg
-end
-
-local STYLE = [[
-set encoding utf8
-set termoption noenhanced
-set border 3 lc rgb '#555555'
-set tics nomirror
-set xtics scale 0
-set grid ytics lc rgb '#e3e3e3' lt 1
-set style fill solid 0.9 noborder
-set key top left horizontal samplen 1.5 spacing 1.1 box lc rgb '#ffffff' opaque
-]]
-
--- Bars (x, y, colour) with a value label above each, plus optional extra plot clauses.
-local function bar_chart(name, bars, labels, xtics, setup, extra, key)
-  local data = {'$bars << EOD'}
-  for _, b in ipairs(bars) do
-    data[#data + 1] = string.format('%.4f %.6g %.4f %.4f %.6g %.6g %d', b.x, b.y, b.x - b.w, b.x + b.w,
-                                    b.lo or 0, b.hi or b.y, rgb_int(b.color))
-  end
-  if #bars == 0 then data[#data + 1] = 'NaN NaN NaN NaN NaN NaN 0' end -- gnuplot needs a point
-  data[#data + 1] = 'EOD\n$labels << EOD'
-  for _, l in ipairs(labels) do data[#data + 1] = string.format('%.4f %.6g "%s"', l.x, l.y, l.text) end
-  if #labels == 0 then data[#data + 1] = 'NaN NaN ""' end
-  data[#data + 1] = 'EOD'
-  local plot = {"$bars using 1:2:3:4:5:6:7 with boxxyerror lc rgb variable notitle",
-                "$labels using 1:2:3 with labels font ',10' offset 0,0.3 notitle"}
-  for _, e in ipairs(extra) do plot[#plot + 1] = e end
-  for _, k in ipairs(key) do plot[#plot + 1] = 'keyentry with boxes fc rgb ' .. gq(k[2]) .. ' title ' .. gq(k[1]) end
-  return render_chart(name, STYLE .. table.concat(data, '\n') .. '\n' .. setup ..
-    'set xtics (' .. table.concat(xtics, ', ') .. ')\nplot ' .. table.concat(plot, ', \\\n     ') .. '\n')
-end
-
--- One chapter: a bar per program, clustered by GPU, each GPU's roof as a dashed line.
-local function chapter_chart(nn, chart)
-  local bars, labels, xt, roofs, ymax = {}, {}, {}, {}, 0
-  local stride = #chart.variants + 1
-  for gi, g in ipairs(chart.series) do
-    local x0 = (gi - 1) * stride
-    for vi, v in ipairs(chart.variants) do
-      local y = g.values[v]
-      if y then
-        bars[#bars + 1] = {x = x0 + vi - 1, y = y, w = 0.4, color = VARIANT_COLOR[v] or '#4d4d4d'}
-        ymax = math.max(ymax, y)
-      elseif g.labels[v] then
-        labels[#labels + 1] = {x = x0 + vi - 1, y = 0, text = g.labels[v]}
-      end
-    end
-    if g.roof then
-      roofs[#roofs + 1] = string.format('%.3f %.6g %.3f 0', x0 - 0.5, g.roof, #chart.variants)
-      ymax = math.max(ymax, g.roof)
-    end
-    xt[#xt + 1] = gq(g.short) .. ' ' .. ftoa(x0 + (#chart.variants - 1) / 2, 2)
-  end
-  ymax = ymax > 0 and ymax * 1.18 or 1
-  for _, b in ipairs(bars) do
-    labels[#labels + 1] = {x = b.x, y = b.y + ymax * 0.02, text = ftoa(b.y, b.y >= 100 and 0 or (b.y >= 10 and 1 or 2))}
-  end
-  local extra, setup = {}, 'set ylabel ' .. gq(chart.axis) .. '\n' ..
-    string.format('set xrange [-0.8:%.2f]\nset yrange [0:%.6g]\n', #chart.series * stride - 1.2, ymax)
-  if #roofs > 0 then
-    setup = setup .. '$roofs << EOD\n' .. table.concat(roofs, '\n') .. '\nEOD\n'
-    extra[1] = "$roofs using 1:2:3:4 with vectors nohead dt 2 lw 2 lc rgb '#333333' title " .. gq(chart.roof_title or 'roof')
-  end
-  local key = {}
-  for _, v in ipairs(chart.variants) do key[#key + 1] = {v, VARIANT_COLOR[v] or '#4d4d4d'} end
-  return bar_chart('ch' .. nn, bars, labels, xt, setup, extra, key)
-end
-
--- The summary: speedup of optimized over naive, per chapter and GPU, on a log scale.
-local function summary_chart()
-  local ng = #DATA.gpus
-  local w, bars, labels, xt, lo, hi = 0.8 / ng, {}, {}, {}, 1, 1
-  for i, row in ipairs(DATA.summary) do
-    xt[#xt + 1] = gq(row.nn) .. ' ' .. (i - 1)
-    for gi, g in ipairs(DATA.gpus) do
-      local s = (row.speedups[g.slug] or {}).speedup
-      if s then
-        local x = (i - 1) - 0.4 + w * (gi - 0.5)
-        bars[#bars + 1] = {x = x, y = s, w = w * 0.45, lo = math.min(1, s), hi = math.max(1, s),
-                           color = GPU_COLORS[(gi - 1) % #GPU_COLORS + 1]}
-        labels[#labels + 1] = {x = x, y = s >= 1 and s * 1.05 or s / 1.25, text = ftoa(s, s >= 10 and 0 or 1)}
-        lo, hi = math.min(lo, s), math.max(hi, s)
-      end
-    end
-  end
-  local key = {}
-  for gi, g in ipairs(DATA.gpus) do key[gi] = {g.short, GPU_COLORS[(gi - 1) % #GPU_COLORS + 1]} end
-  local ticks = {}
-  for _, t in ipairs({0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000}) do ticks[#ticks + 1] = "'" .. t .. "' " .. t end
-  local setup = 'set logscale y\nset ylabel \'speedup over naive (log scale)\'\nset xlabel \'chapter\'\n' ..
-    'set ytics (' .. table.concat(ticks, ', ') .. ')\n' ..
-    string.format('set xrange [-0.7:%.2f]\nset yrange [%.6g:%.6g]\n', #DATA.summary - 0.3, math.min(0.5, lo / 1.6), math.max(2, hi * 1.8))
-  return bar_chart('summary', bars, labels, xt, setup, {"1 with lines dt 2 lc rgb '#333333' notitle"}, key)
-end
-
----------------------------------------------------------------------------------------------
 -- A chapter: its README, each generated block replaced by the data's rendering of it
 
 local by_nn = {}
@@ -348,10 +185,6 @@ local function comment_of(b) -- "listing: naive.cu kernel" for <!-- listing: nai
 end
 
 local function fmt1(x) return x and ftoa(x, 1) or '—' end
-local function fmtv(x) -- evidence values: counts whole, ratios to four significant digits
-  if x == math.floor(x) and math.abs(x) < 1e12 then return string.format('%d', x) end
-  return string.format('%.4g', x)
-end
 local function join(t, sep) local o = {}; for k, v in ipairs(t or {}) do o[k] = md_escape(v) end; return table.concat(o, sep or ', ') end
 local function range(t) return t and (t[1] == t[2] and tostring(t[1]) or (t[1] .. '–' .. t[2])) or '—' end
 local function gpu_name(slug) for _, g in ipairs(DATA.gpus) do if g.slug == slug then return g.short end end; return slug end
@@ -396,53 +229,12 @@ local function results_section(c)
   local chart, what = c.chart, 'Median time of each program on each GPU (lower is better).'
   if chart.roof_title then what = md_escape(chart.unit) .. ' of each program on each GPU; the dashed line is the GPU\'s ' .. chart.roof_title .. '.'
   elseif chart.unit then what = md_escape(chart.unit) .. ' of each program on each GPU.' end
-  out:insert(figure_block(c.nn, 'Chapter ' .. c.number .. ': ' .. what, chapter_chart(c.nn, chart)))
+  out:insert(figure_block(c.nn, 'Chapter ' .. c.number .. ': ' .. what, charts.chapter(c.nn, chart)))
   return out
 end
 
 local VERDICT = {held = 'held', missed = '**missed**'}
 local function verdict(v) return VERDICT[v] or ('*' .. md_escape(v) .. '*') end
-
--- For a README without an evidence block: the prediction and claims per GPU, and the evidence.
-local function evidence_section(c)
-  local lines = {}
-  if c.prediction then
-    local p, per = c.prediction, {}
-    for _, g in ipairs(DATA.gpus) do
-      local v = p.verdicts[g.slug]
-      if v then per[#per + 1] = md_escape(g.short) .. ': ' .. (v.speedup and (ftoa(v.speedup, 2) .. '×, ') or '') .. verdict(v.verdict) end
-    end
-    lines[#lines + 1] = string.format('- **Prediction:** a speedup of %g× to %g×, because %s. %s.', p.speedup[1], p.speedup[2],
-      md_escape(p.because), #per > 0 and table.concat(per, '; ') or 'Not measured yet')
-  end
-  for _, cl in ipairs(c.claims) do
-    local per = {}
-    for _, g in ipairs(DATA.gpus) do
-      local v = cl.verdicts[g.slug]
-      if v then
-        local vals = {}
-        for prog, x in pairs(v.values or {}) do vals[#vals + 1] = md_escape(prog) .. ' ' .. fmtv(x) end
-        table.sort(vals)
-        per[#per + 1] = md_escape(g.short) .. ': ' .. verdict(v.verdict) .. (#vals > 0 and (' (' .. table.concat(vals, ', ') .. ')') or '')
-      end
-    end
-    lines[#lines + 1] = '- **Claim** `' .. cl.id .. '`: ' .. md_escape(cl.says) .. ' (`' .. cl.holds .. '`). ' .. table.concat(per, '; ') .. '.'
-  end
-  local out = pandoc.List()
-  if #lines > 0 then out:extend(md_blocks('What the chapter predicts and claims, checked against the measurements:\n\n' .. table.concat(lines, '\n'))) end
-  for _, e in ipairs(c.evidence) do
-    local header, aligns, rows = {cell('Metric'), cell('Unit')}, {'AlignLeft', 'AlignLeft'}, {}
-    for _, prog in ipairs(e.programs) do header[#header + 1] = cell(md_escape(prog)); aligns[#aligns + 1] = 'AlignRight' end
-    for _, m in ipairs(e.metrics) do
-      local line = {cell('`' .. m.tool .. ':' .. m.metric .. '`'), cell(md_escape(m.unit or '—'))}
-      for _, prog in ipairs(e.programs) do line[#line + 1] = cell(m.values[prog] and fmtv(m.values[prog]) or '—') end
-      rows[#rows + 1] = line
-    end
-    out:insert(table_block(c.nn, 'Evidence recorded on ' .. md_escape(e.name) .. ' (' .. e.arch .. ', problem size ' .. e.size .. ')' ..
-      (e.stale and ' **STALE**' or '') .. '.', aligns, header, rows, {'evidence'}))
-  end
-  return out
-end
 
 local function generated(c, g) -- the book's layout of one generated block of a README
   if g.kind == 'listing' then
@@ -464,21 +256,17 @@ local function generated(c, g) -- the book's layout of one generated block of a 
     local a, b = g.args:match('^(%S+)%s+(%S+)$')
     return {listing_block(c.nn, 'What changed: `diff -U2 ' .. a .. ' ' .. b .. '`', md_blocks(g.markdown)[1].text, {'diff'}, {})}
   elseif g.kind == 'results' then
-    local out = results_section(c)
-    if not c.has_evidence_block then out:extend(evidence_section(c)) end
-    return out
+    return results_section(c)
   end
-  return {generated_blocks(c.nn, g.markdown, g.kind)} -- sweep, evidence: as make readme writes them
+  -- Sweep and evidence (with the prediction's and claims' verdicts): as `make readme` writes them.
+  return {generated_blocks(c.nn, g.markdown, g.kind)}
 end
 
 local function chapter_blocks(c)
   local src = pandoc.read(read_file(c.readme) or fail('%s cannot be read', c.readme), 'gfm+tex_math_dollars').blocks
   local out = pandoc.List({pandoc.Header(2, md_inlines(c.nn .. '\\. ' .. md_escape(c.title)), pandoc.Attr('ch-' .. c.nn, {'chapter'}))})
   local blocks = {}
-  for _, g in ipairs(c.blocks) do
-    blocks[g.kind .. ':' .. g.args] = g
-    c.has_evidence_block = c.has_evidence_block or g.kind == 'evidence'
-  end
+  for _, g in ipairs(c.blocks) do blocks[g.kind .. ':' .. g.args] = g end
   local i = 2 -- the README's "# NN. Title" is replaced by the heading above
   while i <= #src do
     local b, body = src[i], comment_of(src[i])
@@ -565,7 +353,7 @@ local function summary_blocks()
   local out = pandoc.List({table_block('S', 'Speedup of the optimized program over the naive one (ratio of medians) ' ..
     'against the range its chapter predicted, and whether it fell inside that range.', aligns, header, rows)})
   out:insert(figure_block('S', 'Speedup of every chapter, per GPU, on a logarithmic scale; the dashed line marks 1× (no change).',
-    summary_chart()))
+    charts.summary(DATA.gpus, DATA.summary)))
   return out
 end
 
@@ -650,9 +438,8 @@ local FILL = {gpus = gpus_blocks, summary = summary_blocks, ['guideline-index'] 
 
 function Pandoc(doc)
   local path = doc.meta['book-data'] and stringify(doc.meta['book-data']) or fail('no book-data metadata (the JSON of results.py book-json)')
-  DATA = json_decode(read_file(path) or fail('cannot read %s', path))
-  CHARTS = (doc.meta['out-dir'] and stringify(doc.meta['out-dir']) or 'book/out') .. '/charts'
-  sh('mkdir -p ' .. q(CHARTS))
+  DATA = json_decode(read_file(path) or fail('cannot read %s', path), fail)
+  charts = dofile(DIR .. 'charts.lua')((doc.meta['out-dir'] and stringify(doc.meta['out-dir']) or 'book/out') .. '/charts', fail)
   for _, c in ipairs(DATA.chapters) do by_nn[c.nn] = c end
   for _, c in ipairs(DATA.chapters) do
     if c.status == 'written' then c.layout = chapter_blocks(c) end

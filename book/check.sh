@@ -84,7 +84,7 @@ pages = open(sys.argv[1], encoding="utf-8", errors="replace").read().split("\f")
 key = re.sub(r"\s+", "", sys.argv[2])
 for i, p in enumerate(pages, 1):
     head = re.sub(r"\s+", "", next((l for l in p.split("\n") if l.strip()), ""))
-    if len(head) >= 4 and key.startswith(head):
+    if len(head) >= 4 and (key.startswith(head) or head.startswith(key)):
         print(i); break' "$CHK/book.txt" "$1"; }
 
 # --- 3. Pictures to look at ---------------------------------------------------------------------------------
@@ -96,7 +96,7 @@ fi
 # PDF pages: the title page, the first chapter's first page, the summary.
 first_title=$(python3 -c 'import json, sys
 print(next("%s. %s" % (c["nn"], c["title"]) for c in json.load(open(sys.argv[1]))["chapters"] if c["status"] == "written"))' "$CHK/data.json" 2>/dev/null)
-for spec in "title:1" "chapter:$(page_of "$first_title")" "summary:$(page_of 'Summary: every speedup')"; do
+for spec in "title:1" "chapter:$(page_of "$first_title")" "summary:$(page_of 'Summary: every speedup at a glance')"; do
     name=${spec%%:*}; p=${spec#*:}
     [ -n "$p" ] || { fail "no page found for the $name"; continue; }
     pdftoppm -r 80 -png -f "$p" -l "$p" -singlefile "$OUT/book.pdf" "$CHK/pdf-$name" 2>/dev/null
