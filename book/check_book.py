@@ -104,9 +104,9 @@ def main(argv):
         for g in c["results"]:
             for r in g["rows"]:
                 where = f"{g['file']}:{r['line']} (chapter {nn} {r['variant']})"
-                check(not r["stale"], f"{where} is fresh" + (
-                    "" if not r["stale"] else f": measured from sources hashed {r['source_hash']}, now "
-                    f"{c['source_hash']}; run make results CHAPTERS={nn}"))
+                check(not r["stale"], f"{where} is fresh" if not r["stale"] else
+                      f"{where} is stale: measured from sources hashed {r['source_hash']}, now "
+                      f"{c['source_hash']}; run make results CHAPTERS={nn}")
                 if r["stale"]:
                     check("STALE" in pdf_text, f"the book marks chapter {nn}'s stale row")
                 check(r["check"] == "pass", f"{where} passed its correctness check")
