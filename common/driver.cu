@@ -201,8 +201,8 @@ static int append_row(const char *path, const struct problem *p, const struct va
     row.q1_us = us ? us->q1 : -1;
     row.q3_us = us ? us->q3 : -1;
     row.noise_pct = us ? 100 * us->noise : -1;
-    row.gbs = m && p->metric != METRIC_GFLOPS ? m->rate : -1; /* -1 for METRIC_TIME */
-    row.gflops = m && p->metric == METRIC_GFLOPS ? m->rate : -1;
+    row.rate = m ? m->rate : -1; /* -1 for METRIC_TIME */
+    row.rate_unit = m && m->rate >= 0 ? m->unit : "";
     row.roof_name = m ? m->roof_name : "";
     row.roof = m ? m->roof : -1;
     row.pct_roof = m && m->roof > 0 && m->rate > 0 ? 100 * m->rate / m->roof : -1;

@@ -6,7 +6,7 @@
 
 static const char HEADER[] =
     "chapter,slug,variant,gpu,cc,sms,sm_clock_mhz,driver,cuda,size,knobs,seed,method,samples,"
-    "median_us,min_us,q1_us,q3_us,noise_pct,gbs,gflops,roof_name,roof,pct_roof,check,max_err,"
+    "median_us,min_us,q1_us,q3_us,noise_pct,rate,rate_unit,roof_name,roof,pct_roof,check,max_err,"
     "source_hash,commit,date";
 
 const char *results_header(void) { return HEADER; }
@@ -79,8 +79,8 @@ int results_format(char *buf, size_t len, const struct result_row *r)
     put_num(&o, r->q1_us, "%.3f");
     put_num(&o, r->q3_us, "%.3f");
     put_num(&o, r->noise_pct, "%.2f");
-    put_num(&o, r->gbs, "%.1f");
-    put_num(&o, r->gflops, "%.1f");
+    put_num(&o, r->rate, "%.1f");
+    put_text(&o, r->rate >= 0 ? r->rate_unit : "");
     put_text(&o, r->roof_name);
     put_num(&o, r->roof, "%.1f");
     put_num(&o, r->pct_roof, "%.1f");

@@ -1,5 +1,6 @@
 /* One CSV row per measured program (pure C). The columns are the contract
- * between the programs, `make results`, the book and the staleness check. */
+ * between the programs and scripts/results.py, which owns the one column list
+ * (tests/results/ checks that this header matches it). */
 #ifndef COMMON_RESULTS_H
 #define COMMON_RESULTS_H
 
@@ -22,8 +23,9 @@ struct result_row {
     const char *method;         /* how it was timed: "events, cold L2" ... */
     int samples;
     double median_us, min_us, q1_us, q3_us, noise_pct;
-    double gbs, gflops;         /* negative when not applicable */
-    const char *roof_name;      /* "copy" or "fp32" or "" */
+    double rate;                /* negative when not applicable (time-only chapters) */
+    const char *rate_unit;      /* "GB/s", "GFLOP/s", "Gop/s", "Glookup/s"; "" without a rate */
+    const char *roof_name;      /* "copy", "fp32", ... or "" */
     double roof, pct_roof;      /* negative when not applicable */
     int check_passed;
     double max_err;

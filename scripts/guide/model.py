@@ -29,7 +29,9 @@ class ResultsError(Exception):
 
 
 def rel(path):
-    return os.path.relpath(path, ROOT) if os.path.isabs(path) else path
+    """A path as the user knows it: relative to the repository where it lies inside."""
+    inside = os.path.abspath(path).startswith(ROOT + os.sep)
+    return os.path.relpath(os.path.abspath(path), ROOT) if inside else path
 
 
 def gpu_slug(name):
@@ -215,7 +217,7 @@ def read_results(path, chapters, named=True):
 
 def write_rows(path, rows):
     def key(r):
-        return (int(r["chapter"]), VARIANTS.index(r["variant"]), r["knobs"])
+        return (int(r["chapter"]), VARIANTS.index(r["variant"]))   # stable: keeps run order
     with open(path, "w", newline="") as f:
         w = csv.writer(f, lineterminator="\n")
         w.writerow(COLUMNS)

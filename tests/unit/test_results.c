@@ -39,8 +39,8 @@ int main(void)
     r.median_us = 2000;
     r.min_us = r.q1_us = r.q3_us = 1990;
     r.noise_pct = 0.5;
-    r.gbs = 1073.7;
-    r.gflops = -1;
+    r.rate = 1073.7;
+    r.rate_unit = "GB/s";
     r.roof_name = "copy";
     r.roof = 3000;
     r.pct_roof = 35.8;
@@ -52,7 +52,12 @@ int main(void)
     char line[2048];
     EXPECT(results_format(line, sizeof line, &r) > 0);
     EXPECT(count_fields(line) == count_fields(results_header()));
-    EXPECT(strstr(line, ",1073.7,,copy,") != NULL); /* gflops empty */
+    EXPECT(strstr(line, ",1073.7,GB/s,copy,") != NULL);
+
+    r.rate = -1; /* a time-only chapter: rate and unit both empty */
+    EXPECT(results_format(line, sizeof line, &r) > 0);
+    EXPECT(strstr(line, ",0.50,,,copy,") != NULL);
+    r.rate = 1073.7;
     EXPECT(strstr(line, ",pass,") != NULL);
 
     r.method = "graph, 10 runs, \"warm\"";

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Tests of the results model (scripts/results.py and common/results.c), no GPU needed.
+# Prints one PASS: or FAIL: line per assertion; exits 1 if any failed.
+set -u
+cd "$(dirname "$0")/../.."
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+
+# One column list: the header common/results.c writes is the list results.py reads.
+header_of() { # SOURCE -> the header a program built from SOURCE prints
+    printf '#include "results.h"\n#include <stdio.h>\nint main(void) { puts(results_header()); return 0; }\n' >"$tmp/main.c"
+    gcc -std=c11 -Icommon "$tmp/main.c" "$1" -o "$tmp/header" && "$tmp/header"
+}
+want=$(python3 scripts/results.py columns)
+if [ "$(header_of common/results.c)" = "$want" ]; then echo "PASS: common/results.c writes the header of results.py's column list"
+else echo "FAIL: common/results.c writes '$(header_of common/results.c)', results.py reads '$want'"; fail=1; fi
+# The same comparison must notice a column renamed in C alone.
+sed 's/,rate,rate_unit,/,gbs,gflops,/' common/results.c >"$tmp/planted.c"
+if [ "$(header_of "$tmp/planted.c")" != "$want" ]; then echo "PASS: a column renamed in C alone is noticed"
+else echo "FAIL: a column renamed in C alone went unnoticed"; fail=1; fi
+
+python3 tests/results/test_model.py || fail=1
+exit $fail

@@ -1,0 +1,276 @@
+#!/usr/bin/env python3
+"""Plants each fault the results model must reject or report, in a copy of the tree with
+fixture files, and checks the command's exit status and its one line. No GPU needed.
+Prints one PASS: or FAIL: line per assertion; exits 1 if any failed."""
+
+import csv
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+CHAPTER = "20-matrix-transpose"
+GPU, SLUG = "NVIDIA H100 80GB HBM3", "nvidia-h100-80gb-hbm3"
+failed = 0
+
+EVIDENCE_TOML = """
+[prediction]
+speedup = [5.0, 8.0]
+because = "fixture"
+
+[record]
+size = 8192
+
+[[claim]]
+id = "store-sectors"
+says = "naive stores touch 8x the sectors per request"
+value = "ncu:l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum / ncu:l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"
+holds = "naive >= 6 * optimized"
+
+[[claim]]
+id = "registers"
+says = "the configuration keeps its registers"
+value = "ptxas:registers"
+holds = "optimized[--tile  64] <= optimized + 8"
+
+[[claim]]
+id = "faster"
+says = "the tiled kernel is faster"
+value = "result:median_us"
+holds = "naive > 2 * optimized"
+"""
+
+README = """# 20. Matrix transpose
+
+Speedup <!-- value: h100 speedup :.1f -->WRONG<!-- /value -->x; sectors per request
+<!-- value: h100 claim store-sectors naive -->WRONG<!-- /value --> and
+<!-- value: h100 optimized ncu:l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum / 1e3 :.2f -->WRONG<!-- /value -->.
+
+<!-- evidence -->
+<!-- /evidence -->
+"""
+
+
+def check(name, ok, detail=""):
+    global failed
+    print(f"{'PASS' if ok else 'FAIL'}: {name}" + ("" if ok else f" ({detail})"))
+    failed += not ok
+
+
+class Tree:
+    """A copy of scripts/, book/*.tsv and chapter 20, with fixture results and evidence."""
+
+    def __init__(self, root):
+        self.root = root
+        shutil.copytree(os.path.join(REPO, "scripts"), os.path.join(root, "scripts"),
+                        ignore=shutil.ignore_patterns("__pycache__"))
+        os.makedirs(os.path.join(root, "book"))
+        for f in ("chapters.tsv", "guideline-index.tsv"):
+            shutil.copy(os.path.join(REPO, "book", f), os.path.join(root, "book", f))
+        src = os.path.join(REPO, "chapters", CHAPTER)
+        self.chapter = os.path.join(root, "chapters", CHAPTER)
+        shutil.copytree(src, self.chapter)
+        self.write(f"chapters/{CHAPTER}/README.md", README)
+        self.write(f"chapters/{CHAPTER}/evidence.toml", EVIDENCE_TOML)
+        self.hash = self.run("hash", self.chapter)[1].strip()
+        with open(os.path.join(REPO, "results", SLUG + ".csv")) as f:
+            rows = list(csv.reader(f))
+        self.header = rows[0]
+        self.rows = [r for r in rows[1:] if r[0] == "20"]
+        for r in self.rows:
+            r[self.header.index("source_hash")] = self.hash
+        self.write_results()
+        self.evidence = [
+            ("naive", "", "ncu", "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "32000"),
+            ("naive", "", "ncu", "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", "1000"),
+            ("optimized", "", "ncu", "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "4000"),
+            ("optimized", "", "ncu", "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", "1000"),
+            ("optimized", "", "ptxas", "registers", "30"),
+            ("optimized", "--tile 64", "ptxas", "registers", "32"),
+        ]
+        self.write_evidence()
+
+    def write(self, rel, text):
+        path = os.path.join(self.root, rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            f.write(text)
+
+    def write_results(self, header=None, rows=None):
+        out = io.StringIO()
+        w = csv.writer(out, lineterminator="\n")
+        w.writerow(header or self.header)
+        w.writerows(self.rows if rows is None else rows)
+        self.write(f"results/{SLUG}.csv", out.getvalue())
+
+    def write_evidence(self, rows=None, source_hash=None):
+        out = io.StringIO()
+        w = csv.writer(out, lineterminator="\n")
+        w.writerow("chapter,slug,variant,options,gpu,cc,arch,size,tool,metric,value,unit,"
+                   "source_hash,commit,date".split(","))
+        for variant, options, tool, metric, value in (self.evidence if rows is None else rows):
+            w.writerow(["20", "matrix-transpose", variant, options, GPU, "9.0", "sm_90", "8192",
+                        tool, metric, value, "", source_hash or self.hash, "abc1234",
+                        "2026-11-23T00:00:00Z"])
+        self.write(f"results/evidence/{SLUG}.csv", out.getvalue())
+
+    def run(self, *args):
+        p = subprocess.run([sys.executable, os.path.join(self.root, "scripts", "results.py"),
+                            *args], capture_output=True, text=True)
+        return p.returncode, p.stdout, p.stderr
+
+
+def expect(tree, name, args, rc, *needles):
+    """The command exits rc, prints every needle, and never a traceback."""
+    code, out, err = tree.run(*args)
+    text = out + err
+    ok = code == rc and all(n in text for n in needles) and "Traceback" not in text
+    check(name, ok, f"exit {code}, wanted {rc}; output: {text.strip()[-400:]}")
+    return text
+
+
+def planted_row(name, column, value, *needles, commands=("stale",)):
+    """Each command must reject a results file with `value` in `column` of its first row,
+    naming the file, the line and the column."""
+    with tempfile.TemporaryDirectory() as tmp:
+        t = Tree(tmp)
+        rows = [list(r) for r in t.rows]
+        rows[0][t.header.index(column)] = value
+        t.write_results(rows=rows)
+        for cmd in commands:
+            expect(t, f"{cmd}: {name}", [cmd], 1, f"results/{SLUG}.csv:2: column {column}",
+                   *needles)
+
+
+def main():
+    with tempfile.TemporaryDirectory() as tmp:
+        t = Tree(tmp)
+        expect(t, "the fixture passes `stale`", ["stale"], 0, "0 problem(s)")
+        expect(t, "`readme` writes the inline values", ["readme"], 0, "updated")
+        text = open(os.path.join(t.chapter, "README.md")).read()
+        check("an inline value holds the speedup with its format",
+              'speedup :.1f -->6.9<!-- /value -->' in text, text[:300])
+        check("an inline value holds a claim's value (3 significant digits)",
+              "store-sectors naive -->32.0<!-- /value -->" in text, text[:400])
+        check("the evidence block shows the metric rows and the verdicts",
+              "| `ncu:l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum` | - | 32,000 |" in text
+              and "**held**" in text, text)
+        expect(t, "`readme --check` passes after `readme`", ["readme", "--check"], 0)
+        expect(t, "`claims` passes on evidence that holds", ["claims"], 0,
+               "PASS: chapter 20 claim store-sectors", "PASS: chapter 20 claim registers",
+               "PASS: chapter 20 claim faster", "prediction 5x to 8x")
+        code, out, err = t.run("book-json")
+        try:
+            doc = json.loads(out)
+            ch = next(c for c in doc["chapters"] if c["nn"] == "20")
+            ok = (ch["claims"][0]["verdicts"][SLUG]["verdict"] == "held" and
+                  ch["prediction"]["verdicts"][SLUG]["verdict"] == "held" and
+                  ch["evidence"][0]["metrics"] and doc["summary"][0]["nn"] == "20" and
+                  [b["kind"] for b in ch["blocks"]] == ["evidence"])
+        except (ValueError, KeyError, IndexError, StopIteration) as e:
+            ok, err = False, f"{e}: {err}"
+        check("`book-json` carries the verdicts, evidence and blocks", code == 0 and ok, err)
+
+        # Inline values: edited by hand, and a query that cannot resolve.
+        readme = os.path.join(t.chapter, "README.md")
+        good = open(readme).read()
+        t.write(f"chapters/{CHAPTER}/README.md", good.replace("-->6.9<", "-->7.5<"))
+        expect(t, "PLANT an inline value edited by hand: `readme --check` fails",
+               ["readme", "--check"], 1, "h100 speedup :.1f --> says '7.5'", "edited by hand")
+        t.write(f"chapters/{CHAPTER}/README.md",
+                good.replace("value: h100 speedup", "value: a100 speedup"))
+        expect(t, "PLANT an inline value for a GPU without results: `readme --check` fails",
+               ["readme", "--check"], 1, f"chapters/{CHAPTER}/README.md: <!-- value: a100 speedup",
+               "matches 0 results files")
+        t.write(f"chapters/{CHAPTER}/README.md",
+                good.replace("claim store-sectors naive", "claim nosuch naive"))
+        expect(t, "PLANT an inline value naming no claim: `readme` fails", ["readme"], 1,
+               "<!-- value: h100 claim nosuch naive -->")
+        t.write(f"chapters/{CHAPTER}/README.md", good)
+
+        # Claims: contradicted, not recorded, stale; a missed prediction is not a failure.
+        ev = [list(e) for e in t.evidence]
+        ev[2][4] = "31000"
+        t.write_evidence(rows=ev)
+        expect(t, "PLANT a claim the evidence contradicts: `claims` fails", ["claims"], 1,
+               "FAIL: chapter 20 claim store-sectors on NVIDIA H100 80GB HBM3: missed")
+        t.write_evidence(rows=t.evidence[:4] + t.evidence[5:])
+        expect(t, "PLANT a claim with a metric not recorded: `claims` fails", ["claims"], 1,
+               "claim registers on NVIDIA H100 80GB HBM3: not recorded",
+               "nothing recorded for optimized ptxas:registers")
+        t.write_evidence(source_hash="0123456789ab")
+        expect(t, "PLANT an evidence row with a stale source hash: `claims` fails", ["claims"], 1,
+               f"results/evidence/{SLUG}.csv:2: chapter 20 naive: stale evidence")
+        expect(t, "PLANT an evidence row with a stale source hash: `stale` fails", ["stale"], 1,
+               f"results/evidence/{SLUG}.csv:2: chapter 20 naive: stale")
+        t.write_evidence()
+        t.write(f"chapters/{CHAPTER}/evidence.toml",
+                EVIDENCE_TOML.replace("[5.0, 8.0]", "[10.0, 20.0]"))
+        expect(t, "a missed prediction is reported, not a failure", ["claims"], 0,
+               "MISSED: chapter 20 on NVIDIA H100 80GB HBM3: prediction 10x to 20x")
+        for bad, needle in [("naive.__class__ >= 6 * optimized", "Attribute is not allowed"),
+                            ("__import__('os') >= 1", "Call is not allowed"),
+                            ("naive >= 6 * optimized >= 1", "must be one comparison"),
+                            ("naive >= foo", "unknown name 'foo'")]:
+            t.write(f"chapters/{CHAPTER}/evidence.toml",
+                    EVIDENCE_TOML.replace('"naive >= 6 * optimized"', repr(bad).replace("'", '"')
+                                          if "'" not in bad else f"'''{bad}'''"))
+            expect(t, f"PLANT holds = {bad!r}: rejected", ["claims"], 1,
+                   f"chapters/{CHAPTER}/evidence.toml: claim store-sectors", needle)
+        t.write(f"chapters/{CHAPTER}/evidence.toml", EVIDENCE_TOML)
+
+        # Evidence rows: a non-finite value, a duplicate, an unknown tool.
+        for name, row, needle in [
+                ("a NaN value", ("naive", "", "ncu", "x.sum", "nan"), "column value = 'nan'"),
+                ("a duplicate row", t.evidence[0], "a second row"),
+                ("an unknown tool", ("naive", "", "nsys", "x", "1"), "column tool")]:
+            t.write_evidence(rows=t.evidence + [row])
+            expect(t, f"PLANT an evidence row with {name}: rejected", ["claims"], 1,
+                   f"results/evidence/{SLUG}.csv:8:", needle)
+        t.write_evidence()
+
+        # The student's edit: strict for CI, a warning with the command for a person.
+        with open(os.path.join(t.chapter, "optimized.cu"), "a") as f:
+            f.write("// an exercise\n")
+        expect(t, "PLANT an edited chapter: `stale` fails (CI)", ["stale"], 1,
+               f"results/{SLUG}.csv:2: chapter 20 naive: stale",
+               "make results CHAPTERS=20")
+        for flag in ("--warn", "--warn-stale"):
+            expect(t, f"an edited chapter: `stale {flag}` warns and exits 0", ["stale", flag], 0,
+                   f"WARN: chapter 20 (chapters/{CHAPTER}) changed", "make results CHAPTERS=20",
+                   "the book mark")
+
+    # Validation of results rows (issue 7.3): one line naming file, line and column.
+    every = ("stale", "readme", "book-json")
+    planted_row("PLANT median 0", "median_us", "0", "positive finite", commands=every)
+    planted_row("PLANT median NaN", "median_us", "nan", "positive finite", commands=every)
+    planted_row("PLANT median infinite", "median_us", "inf", "positive finite")
+    planted_row("PLANT rate negative", "rate", "-3.5", "positive finite", commands=every)
+    planted_row("PLANT rate NaN", "rate", "nan", "positive finite")
+    planted_row("PLANT rate infinite", "rate", "1e999", "positive finite")
+    planted_row("PLANT size 'big'", "size", "big", "integer", commands=every)
+    planted_row("PLANT size 1.5", "size", "1.5", "integer")
+    planted_row("PLANT rate without its unit", "rate_unit", "", "needs its unit")
+    planted_row("PLANT a chapter that does not exist", "chapter", "99", "no such chapter",
+                commands=every)
+    with tempfile.TemporaryDirectory() as tmp:
+        t = Tree(tmp)
+        t.write_results(rows=t.rows + [t.rows[1]])
+        for cmd in every:
+            expect(t, f"{cmd}: PLANT a duplicate (gpu, chapter, variant, size, knobs) row", [cmd], 1,
+                   f"results/{SLUG}.csv:5: column variant: a second row for chapter 20 optimized",
+                   "the first is line 3")
+        old = [("gbs" if h == "rate" else "gflops" if h == "rate_unit" else h) for h in t.header]
+        t.write_results(header=old)
+        for cmd in every:
+            expect(t, f"{cmd}: PLANT a results file with a wrong header", [cmd], 1,
+                   f"results/{SLUG}.csv:1: wrong header: column 20 is 'gbs', expected 'rate'")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
