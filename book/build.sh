@@ -3,8 +3,9 @@
 #   RESULTS_DIR  where the results files are (default results)
 #   BOOK_OUT     where the book goes (default book/out)
 #   --assemble-only   stop after step 1 (book.json); book/check.sh uses it for its failure tests
-# One assembly pass (book/book.lua) turns book/book.md, the chapters and the results into
-# $BOOK_OUT/book.json; the PDF, HTML and EPUB writers then run from that, in parallel.
+# scripts/results.py reads and checks every data file and writes $BOOK_OUT/data.json; one assembly
+# pass (book/book.lua, layout only) turns book/book.md, the chapters' READMEs and that document
+# into $BOOK_OUT/book.json; the PDF, HTML and EPUB writers then run from that, in parallel.
 set -euo pipefail
 
 RESULTS_DIR=${RESULTS_DIR:-results}
@@ -31,14 +32,19 @@ case "$pv" in
 esac
 
 mkdir -p "$OUT"
-rm -f "$OUT/book.json" "$OUT/book.pdf" "$OUT/book.html" "$OUT/book.epub" "$OUT/manifest.tsv"
+rm -f "$OUT/data.json" "$OUT/book.json" "$OUT/book.pdf" "$OUT/book.html" "$OUT/book.epub"
 log="$OUT/log"
 mkdir -p "$log"
 
-# 1. Assemble. Any missing file, marker, results row or cross-reference stops here.
+# 1. The data, then the assembly. A missing file, marker, results row or cross-reference stops here.
+if ! python3 scripts/results.py book-json --results-dir "$RESULTS_DIR" >"$OUT/data.json.tmp"; then
+    echo "error: scripts/results.py book-json failed (the line above says why)" >&2
+    exit 1
+fi
+mv "$OUT/data.json.tmp" "$OUT/data.json"
 pandoc book/book.md --from markdown --to json --fail-if-warnings \
     --lua-filter book/book.lua \
-    --metadata results-dir="$RESULTS_DIR" --metadata out-dir="$OUT" \
+    --metadata book-data="$OUT/data.json" --metadata out-dir="$OUT" \
     --output "$OUT/book.json"
 [ "${1:-}" = --assemble-only ] && exit 0
 
@@ -85,7 +91,3 @@ done
 echo "book: $OUT/book.pdf"
 echo "book: $OUT/book.html (self-contained)"
 echo "book: $OUT/book.epub"
-if grep -q '^stale' "$OUT/manifest.tsv"; then
-    echo "book: warning: stale results (sources changed since they were measured):"
-    grep '^stale' "$OUT/manifest.tsv" | cut -f5 | sed 's/^/book:   /'
-fi

@@ -223,6 +223,7 @@ def chapter_doc(data, c):
             if kind == "listing":
                 b["file"], b["marker"] = args.split()
                 b["code"] = render.listing(c, args)
+                b["first_line"] = listing_first_line(c, args)
             doc["blocks"].append(b)
         doc["values"] = [{"query": q, "text": t} for q, _, t in render.values(data, c, text)]
     gpus = data.gpus()
@@ -317,6 +318,7 @@ def stale_list(data):
 
 
 def book_json(data):
+    check_complete(data)
     chapters = [chapter_doc(data, c) for c in data.toc]
     parts = []
     for c in data.toc:
@@ -343,3 +345,30 @@ def book_json(data):
             "chapters": chapters, "summary": summary,
             "gpus": [gpu_doc(s, rows) for s, rows in data.results.items() if rows],
             "guidelines": guidelines(data.toc), "stale": stale_list(data)}
+
+
+def listing_first_line(c, args):
+    """The book numbers a listing's lines as in its source file: the line number of the
+    first line after the opening marker (render.listing has checked file and markers).
+    Added for book/book.lua (H3); a separate function so it merges cleanly."""
+    file, marker = args.split()
+    with open(os.path.join(c.dir, file)) as f:
+        lines = f.read().split("\n")
+    return next(i for i, l in enumerate(lines, start=1) if l.strip() == f"// [{marker}]") + 1
+
+
+def check_complete(data):
+    """A measured chapter has the row of every program it has (naive.cu, optimized.cu,
+    library.cu), all at one problem size and knobs, so that its speedup compares like with
+    like. Added for the book (H3; the old book.lua checked this); it may move into model.py."""
+    for slug, rows in data.results.items():
+        for number in sorted({int(r["chapter"]) for r in rows}):
+            c, mine = data.chapters[number], data.chapter_rows(slug, number)
+            got = {r["variant"]: r for r in mine}
+            for v in VARIANTS:
+                if v not in got and os.path.isfile(os.path.join(c.dir, v + ".cu")):
+                    raise ResultsError(f"{mine[0]['_file']}: chapter {c.nn} has rows but none for "
+                                       f"{v} ({rel(c.dir)}/{v}.cu exists): missing results row")
+            if len({(r["size"], r["knobs"]) for r in mine}) > 1:
+                raise ResultsError(f"{mine[0]['_file']}: chapter {c.nn}: its programs were measured "
+                                   "at different sizes or knobs; the speedup needs one problem")

@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""book/check_book.py: check the text of the built book against the data it was built from.
+
+    check_book.py DATA.json BOOK.txt DOM.html
+
+DATA.json is what `scripts/results.py book-json` prints (book/check.sh runs it afresh), BOOK.txt
+the PDF's text (pdftotext), DOM.html the HTML as Chromium rendered it. Prints one PASS: or FAIL:
+line per assertion (book/check.sh counts them); exit status 1 if any failed, 2 on bad input.
+Every number is looked up in its own chapter's text, in both editions, formatted as the book
+formats it. Standard library only."""
+
+import html
+import json
+import re
+import sys
+
+failed = 0
+
+
+def check(ok, what):
+    global failed
+    print(("PASS: " if ok else "FAIL: ") + what)
+    failed += not ok
+
+
+def squeeze(s):
+    """Text without white space: robust against line breaks, hyphenation and code wrapping."""
+    return re.sub(r"[\s\u00a0]+", "", s)
+
+
+def pdf_chapters(text, chapters):
+    """nn -> the chapter's PDF text: from the page that starts with its title to the next page
+    that starts a chapter, a part, the summary or an appendix."""
+    pages = text.split("\f")
+    heads = [squeeze(next((l for l in p.split("\n") if l.strip()), "")) for p in pages]
+    titles = {c["nn"]: squeeze(f"{c['nn']}. {c['title']}") for c in chapters}
+    start = {}
+    for nn, t in titles.items():
+        start[nn] = next((i for i, h in enumerate(heads) if len(h) >= 4 and t.startswith(h)), None)
+    stops = sorted({i for i in start.values() if i is not None} |
+                   {i for i, h in enumerate(heads) if re.match(r"(Part|Summary|Appendix)", h)})
+    out = {}
+    for nn, s in start.items():
+        if s is not None:
+            e = next((i for i in stops if i > s), len(pages))
+            out[nn] = " ".join(pages[s:e])
+    return out
+
+
+def html_chapters(dom, chapters):
+    """nn -> the chapter's HTML text, from its heading's id to the next chapter or part."""
+    out = {}
+    for c in chapters:
+        m = re.search(f'id="ch-{c["nn"]}"', dom)
+        if not m:
+            continue
+        end = re.compile(r'id="(ch-\d\d|part-\d|summary|guideline-index|reproduce)"')
+        e = end.search(dom, m.end())
+        chunk = dom[m.start():e.start() if e else len(dom)]
+        out[c["nn"]] = html.unescape(re.sub(r"<[^>]*>", " ", chunk))
+    return out
+
+
+def f1(x):
+    return None if x is None else f"{x:.1f}"
+
+
+def main(argv):
+    if len(argv) != 3:
+        print(__doc__, file=sys.stderr)
+        return 2
+    try:
+        data = json.load(open(argv[0]))
+        pdf = open(argv[1], encoding="utf-8", errors="replace").read()
+        dom = open(argv[2], encoding="utf-8", errors="replace").read()
+    except (OSError, ValueError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    written = [c for c in data["chapters"] if c["status"] == "written"]
+    texts = {"pdf": pdf_chapters(pdf, written), "html": html_chapters(dom, written)}
+    for c in written:
+        for fmt in ("pdf", "html"):
+            check(c["nn"] in texts[fmt], f"chapter {c['nn']} \"{c['title']}\" is in the {fmt.upper()}")
+    for c in written:
+        nn, pdf_text = c["nn"], texts["pdf"].get(c["nn"], "")
+        # Listings: numbered in README order; label, first code line and all lines shown.
+        listings = [b for b in c["blocks"] if b["kind"] in ("listing", "diff")]
+        for k, b in enumerate(listings, start=1):
+            label, lid = f"Listing {c['number']}.{k}:", f"lst-{nn}-{k}"
+            check(label in pdf_text, f"\"{label}\" ({b['kind']}: {b['args']}) is in chapter {nn} of the PDF")
+            code = [l for l in (b.get("code") or "").split("\n") if l.strip()]
+            if b["kind"] == "listing":
+                check(bool(code), f"listing {lid} ({b['args']}) is not empty")
+                check(squeeze(code[0])[:40] in squeeze(pdf_text) if code else False,
+                      f"listing {lid} shows the first line of {b['file']} [{b['marker']}] in the PDF")
+                m = re.search(f'id="{lid}".*?<pre[^>]*>(.*?)</pre>', dom, re.S)
+                shown = len(re.findall(r'class="sourceLine"|<span id="cb\d+-\d+"', m.group(1))) if m else 0
+                check(shown == len(b["code"].strip("\n").split("\n")),
+                      f"listing {lid} has all {len(b['code'].strip(chr(10)).split(chr(10)))} lines of "
+                      f"{b['file']} [{b['marker']}] in the HTML ({shown})")
+        # Results: every row's numbers in its chapter, fresh, passing.
+        if not c["results"]:
+            check("Not measured yet" in pdf_text, f"chapter {nn} has no results and says \"not measured yet\"")
+        for g in c["results"]:
+            for r in g["rows"]:
+                where = f"{g['file']}:{r['line']} (chapter {nn} {r['variant']})"
+                check(not r["stale"], f"{where} is fresh" if not r["stale"] else
+                      f"{where} is stale: measured from sources hashed {r['source_hash']}, now "
+                      f"{c['source_hash']}; run make results CHAPTERS={nn}")
+                if r["stale"]:
+                    check("STALE" in pdf_text, f"the book marks chapter {nn}'s stale row")
+                check(r["check"] == "pass", f"{where} passed its correctness check")
+                nums = [f1(r["median_us"]), f1(r["noise_pct"]),
+                        f"{r['speedup']:.2f}" if r["speedup"] is not None else None]
+                if g["unit"]:
+                    nums += [f1(r["rate"]), f1(r["pct_roof"])]
+                for fmt in ("pdf", "html"):
+                    text = texts[fmt].get(nn, "")
+                    missing = [x for x in nums if x and not re.search(rf"(?<![\d.]){re.escape(x)}(?![\d])", text)]
+                    check(not missing, f"{where}: its numbers are in the chapter ({fmt})" +
+                          (f"; missing {' '.join(missing)}" if missing else ""))
+        # Verdicts and evidence.
+        # Verdicts and evidence, from the README's evidence block (results.py renders it).
+        hint = " (does its README have an <!-- evidence --> block?)"
+        for slug, v in (c["prediction"] or {}).get("verdicts", {}).items():
+            said = f"{v['speedup']:.2f}x:{v['verdict']}" if v["speedup"] is not None else v["verdict"]
+            check(squeeze(said) in squeeze(pdf_text), f"chapter {nn}: the prediction on {slug} "
+                  f"({said}) is in the PDF" + ("" if squeeze(said) in squeeze(pdf_text) else hint))
+        for claim in c["claims"]:
+            for slug, v in claim["verdicts"].items():
+                said = squeeze(claim["id"]) in squeeze(pdf_text)
+                check(said and v["verdict"] in pdf_text,
+                      f"chapter {nn}: claim {claim['id']} and its verdict on {slug} ({v['verdict']}) are in the PDF"
+                      + ("" if said else hint))
+        for e in c["evidence"]:
+            for m in e["metrics"]:
+                check(squeeze(m["metric"]) in squeeze(pdf_text),
+                      f"chapter {nn}: evidence {m['tool']}:{m['metric']} on {e['gpu']} is in the PDF")
+    # Summary, guideline index, links, staleness of everything.
+    summary = pdf[pdf.rfind("Summary: every speedup"):]  # the heading, not the contents
+    for s in data["summary"]:
+        for slug, x in s["speedups"].items():
+            check(f"{x['speedup']:.2f}×" in summary, f"the summary shows chapter {s['nn']} on {slug} ({x['speedup']:.2f}×)")
+    rows = data["guidelines"]["rows"]
+    check(len(rows) == 50, f"the guideline index maps all 50 recommendations ({len(rows)})")
+    missing = [g["id"] for g in rows if g["id"] not in pdf]
+    check(not missing, "every recommendation is in the PDF's appendix" + (f"; missing {missing}" if missing else ""))
+    hrefs = set(re.findall(r'href="#([^"]*)"', dom))
+    ids = set(re.findall(r' id="([^"]*)"', dom))
+    check(not hrefs - ids, f"every internal link of the HTML has its target ({len(hrefs)} targets)" +
+          (f"; broken: {sorted(hrefs - ids)}" if hrefs - ids else ""))
+    for s in data["stale"]:
+        check(False, f"{s['file']}:{s['line']}: chapter {s['chapter']} {s['program']} ({s['kind']}) is stale")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
