@@ -22,7 +22,7 @@ endif
 # for GPUs newer than any in the list.
 ARCH      ?= $(shell nvidia-smi -L >/dev/null 2>&1 && echo native || echo sm_90)
 ARCH_LIST := $(patsubst sm_%,%,$(patsubst compute_%,%,$(subst $(comma), ,$(ARCH))))
-ARCH_BAD  := $(shell printf '%s\n' $(ARCH_LIST) | grep -Evx 'native|[0-9]{2,3}[af]?')
+ARCH_BAD  := $(if $(strip $(ARCH_LIST)),$(shell printf '%s\n' $(ARCH_LIST) | grep -Evx 'native|[0-9]{2,3}[af]?'),(empty))
 ARCH_NEWEST = $(shell printf '%s\n' $(ARCH_LIST) | sort -n | tail -n 1)
 GENCODE   := $(if $(filter native,$(ARCH_LIST)),-arch=native,$(foreach a,$(ARCH_LIST),-gencode arch=compute_$(a)$(comma)code=sm_$(a)) -gencode arch=compute_$(ARCH_NEWEST)$(comma)code=compute_$(ARCH_NEWEST))
 
@@ -47,7 +47,7 @@ LIBCOMMON    := $(BUILD)/libcommon.a
 # Objects are intermediates of the programs; keep them so a rebuild compiles only what changed.
 .SECONDARY:
 .DELETE_ON_ERROR:
-.PHONY: all help test unit results evidence sanitize readme deps clean print-arch FORCE
+.PHONY: all help test unit results evidence sanitize readme deps clean print-arch print-nvcc FORCE
 .DEFAULT_GOAL := help
 
 help:
@@ -97,11 +97,12 @@ need_chapters = $(if $(BAD_CHAPTERS),{ echo "error: CHAPTERS: no chapter $(strip
 # --- Build --------------------------------------------------------------------------------------
 # The toolkit and flags every object was compiled with. The file changes only when they do, so
 # `make ARCH=sm_80` after a default build recompiles everything, and a plain make after it again.
+ARCH_USE    := use native, 90, sm_80, '80 86 90' or sm_80,sm_90
 FLAGS_STAMP := $(BUILD)/flags.txt
 FLAGS_TEXT  := $(NVCC) $(GENCODE) $(NVCCFLAGS) $(WARN) | $(CC) $(CFLAGS) $(CWARN)
 $(FLAGS_STAMP): FORCE
 	@command -v '$(NVCC)' >/dev/null 2>&1 || { echo "error: nvcc not found: put the CUDA Toolkit's bin/ on PATH or set CUDA_HOME (make help)" >&2; exit 2; }
-	@$(if $(ARCH_BAD),echo "error: ARCH: '$(ARCH_BAD)' is not a GPU architecture; use native, 90, sm_80, \"80 90\" or sm_80$(comma)sm_90" >&2; exit 2)
+	@$(if $(ARCH_BAD),echo "error: ARCH: '$(strip $(ARCH_BAD))' is not a GPU architecture; $(ARCH_USE)" >&2; exit 2)
 	@mkdir -p $(@D)
 	@echo '$(FLAGS_TEXT)' | cmp -s - $@ || echo '$(FLAGS_TEXT)' >$@
 
@@ -216,3 +217,7 @@ clean:
 
 print-arch:
 	@echo $(ARCH)
+
+# The nvcc this Makefile uses (tests/run.sh asks, so the suite and the build agree).
+print-nvcc:
+	@echo $(NVCC)

@@ -84,6 +84,9 @@ const struct problem PROBLEM = {
               {"blocks-per-sm", "blocks per SM of the optimized launch (the naive uses 1)", 8, 1,
                32}},
     .nknobs = 2,
+    .test_options = {"--threads 32 --blocks-per-sm 1", "--threads 64 --blocks-per-sm 16",
+                     "--threads 64 --blocks-per-sm 32", "--threads 1024 --blocks-per-sm 2",
+                     "--blocks-per-sm 1"},
     .timing = TIME_KERNEL,
     .metric = METRIC_GBS,
     .ncu_metrics = "sm__warps_active.avg.pct_of_peak_sustained_active,"
