@@ -350,8 +350,11 @@ def cmd_readme(args):
     return 1 if bad else 0
 
 
-def cmd_stale(_args):
-    """Every results file: valid, every check passed, every hash current."""
+def cmd_stale(args):
+    """Every results file: valid, every check passed, every hash current.
+    --warn-stale: a changed chapter is a WARN: line for a person, not a failure."""
+    warn = args == ["--warn-stale"]
+    changed = set()
     dirs = {int(os.path.basename(d)[:2]): d for d in chapter_dirs()}
     bad = 0
     files = sorted(glob.glob(os.path.join(RESULTS, "*.csv")) +
@@ -370,6 +373,8 @@ def cmd_stale(_args):
             if d is None:
                 print(f"FAIL: {where}: no such chapter")
                 bad += 1
+            elif r["source_hash"] != source_hash(d) and warn:
+                changed.add(int(r["chapter"]))
             elif r["source_hash"] != source_hash(d):
                 print(f"FAIL: {where}: stale (measured {r['source_hash']}, sources now "
                       f"{source_hash(d)}); re-run `make results CHAPTERS={r['chapter']}` on a GPU")
@@ -383,6 +388,10 @@ def cmd_stale(_args):
         if rows and gpu_slug(rows[0]["gpu"]) + ".csv" != os.path.basename(path):
             print(f"FAIL: {name}: holds rows of {rows[0]['gpu']}")
             bad += 1
+    for n in sorted(changed):
+        print(f"WARN: chapter {n:02d} ({os.path.relpath(dirs[n], ROOT)}) changed since it was "
+              f"measured; re-measure on a GPU with `make results CHAPTERS={n:02d}`; until then "
+              f"the READMEs and the book mark those rows stale")
     print(f"{len(files)} results file(s) checked, {bad} problem(s)")
     return 1 if bad else 0
 
