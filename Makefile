@@ -22,7 +22,7 @@ endif
 # for GPUs newer than any in the list.
 ARCH      ?= $(shell nvidia-smi -L >/dev/null 2>&1 && echo native || echo sm_90)
 ARCH_LIST := $(patsubst sm_%,%,$(patsubst compute_%,%,$(subst $(comma), ,$(ARCH))))
-ARCH_BAD  := $(if $(strip $(ARCH_LIST)),$(shell printf '%s\n' $(ARCH_LIST) | grep -Evx 'native|[0-9]{2,3}[af]?'),(empty))
+ARCH_BAD  := $(if $(strip $(ARCH_LIST)),$(shell printf '%s\n' $(subst $(comma), ,$(ARCH)) | grep -Evx 'native|((sm|compute)_)?[0-9]{2,3}[af]?'),(empty))
 ARCH_NEWEST = $(shell printf '%s\n' $(ARCH_LIST) | sort -n | tail -n 1)
 GENCODE   := $(if $(filter native,$(ARCH_LIST)),-arch=native,$(foreach a,$(ARCH_LIST),-gencode arch=compute_$(a)$(comma)code=sm_$(a)) -gencode arch=compute_$(ARCH_NEWEST)$(comma)code=compute_$(ARCH_NEWEST))
 
@@ -157,9 +157,10 @@ $(foreach d,$(CHAPTER_DIRS),$(eval $(call CHAPTER_RULES,$(d))))
 # Programs with a planted bug (tests/planted/planted.cu): make test shows the checker catches each.
 $(BUILD)/tests/planted-%: tests/planted/planted.cu $(LIBCOMMON) $(FLAGS_STAMP)
 	@mkdir -p $(@D)
-	$(NVCC) $(NVCCFLAGS) $(GENCODE) $(WARN) -MMD -MP -MF $@.d -Icommon -DPLANT=$* $< $(LIBCOMMON) -o $@ $(if $(CUDA_LIB),-Xlinker -rpath=$(CUDA_LIB))
+	@mkdir -p $(BUILD)/deps
+	$(NVCC) $(NVCCFLAGS) $(GENCODE) $(WARN) -MMD -MP -MF $(BUILD)/deps/$(@F).d -Icommon -DPLANT=$* $< $(LIBCOMMON) -o $@ $(if $(CUDA_LIB),-Xlinker -rpath=$(CUDA_LIB))
 
--include $(wildcard $(BUILD)/*/*.d $(BUILD)/tests/*.d)
+-include $(wildcard $(BUILD)/*/*.d)
 
 # --- Run ----------------------------------------------------------------------------------------
 chapter-%:
