@@ -86,10 +86,16 @@ else
         else bad "$d does not build"; grep -E 'error|warning' "$log" | head -n 20; fi
         ! grep -q 'jobserver unavailable' "$log" || bad "make $(basename "$d"): jobserver unavailable"
     done
-    # Kept objects, kept flags: building again compiles nothing.
+    # Kept objects, kept flags, per-file dependencies: building again compiles nothing, and
+    # after a change to one file of common/ only that file.
     mk all >"$log" 2>&1
     grep -qE ' -c ' "$log" && { bad "a second build compiled again:"; grep -E ' -c ' "$log" | head -n 3; } \
         || ok "a second build compiles nothing"
+    touch common/stats.c
+    mk all >"$log" 2>&1
+    n=$(grep -cE ' -c ' "$log")
+    [ "$n" -eq 1 ] && grep -q ' -c common/stats.c ' "$log" && ok "after touching common/stats.c a build compiles that file alone" \
+        || { bad "after touching common/stats.c a build compiled $n files:"; grep -E ' -c ' "$log" | head -n 3; }
     planted=0
     for n in 0 1 2 3; do
         if mk "build/tests/planted-$n" >"$log" 2>&1; then planted=$((planted + 1))
