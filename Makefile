@@ -101,8 +101,8 @@ ARCH_USE    := use native, 90, sm_80, '80 86 90' or sm_80,sm_90
 FLAGS_STAMP := $(BUILD)/flags.txt
 FLAGS_TEXT  := $(NVCC) $(GENCODE) $(NVCCFLAGS) $(WARN) | $(CC) $(CFLAGS) $(CWARN)
 $(FLAGS_STAMP): FORCE
-	@command -v '$(NVCC)' >/dev/null 2>&1 || { echo "error: nvcc not found: put the CUDA Toolkit's bin/ on PATH or set CUDA_HOME (make help)" >&2; exit 2; }
 	@$(if $(ARCH_BAD),echo "error: ARCH: '$(strip $(ARCH_BAD))' is not a GPU architecture; $(ARCH_USE)" >&2; exit 2)
+	@command -v '$(NVCC)' >/dev/null 2>&1 || { echo "error: nvcc not found: put the CUDA Toolkit's bin/ on PATH or set CUDA_HOME (make help)" >&2; exit 2; }
 	@mkdir -p $(@D)
 	@echo '$(FLAGS_TEXT)' | cmp -s - $@ || echo '$(FLAGS_TEXT)' >$@
 
