@@ -1,53 +1,120 @@
-# The only entry point of the project. `make help` lists every target.
+# The only entry point of the project. `make help` lists every target and variable.
 
-NVCC      ?= nvcc
-CC        := gcc
-# Build for the GPU in this machine; sm_90 (Hopper) where there is none.
+# --- The CUDA Toolkit ---------------------------------------------------------------------------
+# nvcc from CUDA_HOME (or CUDA_PATH) when one is set, else from PATH, else /usr/local/cuda. Its bin
+# folder goes first on PATH for the scripts too, so ncu and compute-sanitizer come from the same
+# toolkit.
+CUDA_HOME ?= $(CUDA_PATH)
+comma     := ,
+ifeq ($(NVCC),)
+NVCC := $(or $(wildcard $(if $(CUDA_HOME),$(CUDA_HOME)/bin/nvcc)),$(shell command -v nvcc 2>/dev/null),$(wildcard /usr/local/cuda/bin/nvcc),nvcc)
+endif
+CUDA_BIN  := $(patsubst %/,%,$(dir $(shell command -v $(NVCC) 2>/dev/null)))
+CUDA_LIB  := $(if $(CUDA_BIN),$(CUDA_BIN)/../lib64)
+ifneq ($(CUDA_BIN),)
+export PATH := $(CUDA_BIN):$(PATH)
+endif
+
+# --- What to build for ----------------------------------------------------------------------------
+# ARCH: native (the GPU in this machine; the default where there is one), sm_90 where there is
+# none, or a list for a lab with several GPU kinds: ARCH="80 86 90" or ARCH=sm_80,sm_90. Each
+# entry becomes machine code for that GPU; the newest also gets PTX, which the driver compiles
+# for GPUs newer than any in the list.
 ARCH      ?= $(shell nvidia-smi -L >/dev/null 2>&1 && echo native || echo sm_90)
-NVCCFLAGS ?= -O3 -std=c++20 -lineinfo
-# Omitted fields of a designated initializer are deliberate zeros.
-WARN      := -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror,-Wno-missing-field-initializers
-CFLAGS    ?= -O2 -std=c11 -Wall -Wextra -Werror -pedantic
-BUILD     := build
-CUDA_LIB  := $(dir $(shell which $(NVCC) 2>/dev/null))../lib64
-RESULTS_COMMIT ?= $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD -- chapters common 2>/dev/null || echo -dirty)
+ARCH_LIST := $(patsubst sm_%,%,$(patsubst compute_%,%,$(subst $(comma), ,$(ARCH))))
+ARCH_BAD  := $(if $(strip $(ARCH_LIST)),$(shell printf '%s\n' $(subst $(comma), ,$(ARCH)) | grep -Evx 'native|((sm|compute)_)?[0-9]{2,3}[af]?'),(empty))
+ARCH_NEWEST = $(shell printf '%s\n' $(ARCH_LIST) | sort -n | tail -n 1)
+GENCODE   := $(if $(filter native,$(ARCH_LIST)),-arch=native,$(foreach a,$(ARCH_LIST),-gencode arch=compute_$(a)$(comma)code=sm_$(a)) -gencode arch=compute_$(ARCH_NEWEST)$(comma)code=compute_$(ARCH_NEWEST))
 
+NVCCFLAGS ?= -O3 -std=c++20 -lineinfo
+CC        := gcc
+CFLAGS    ?= -O2 -std=c11 -Wall -Wextra -pedantic
+# Warnings are always shown; WERROR=1 (make test, CI) makes them errors. A student's build does
+# not fail on a newer compiler's new warning. Omitted fields of a designated initializer are
+# deliberate zeros.
+WERROR    ?=
+WARN      := $(if $(WERROR),-Werror all-warnings )-Xcompiler -Wall,-Wextra,-Wno-missing-field-initializers$(if $(WERROR),$(comma)-Werror)
+CWARN     := $(if $(WERROR),-Werror)
+BUILD     := build
+RESULTS_COMMIT ?= $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD -- chapters common 2>/dev/null || echo -dirty)
 export RESULTS_COMMIT
 
 CHAPTER_DIRS := $(sort $(patsubst %/problem.cu,%,$(wildcard chapters/[0-9][0-9]-*/problem.cu)))
-COMMON_H     := $(wildcard common/*.h)
 COMMON_OBJ   := $(patsubst common/%.c,$(BUILD)/common/%.o,$(wildcard common/*.c)) \
                 $(patsubst common/%.cu,$(BUILD)/common/%.o,$(wildcard common/*.cu))
 LIBCOMMON    := $(BUILD)/libcommon.a
 
-.PHONY: all help test unit results sanitize readme deps clean print-arch
+# Objects are intermediates of the programs; keep them so a rebuild compiles only what changed.
+.SECONDARY:
+.DELETE_ON_ERROR:
+.PHONY: all help test unit results evidence sanitize readme deps clean print-arch print-nvcc FORCE
 .DEFAULT_GOAL := help
 
 help:
-	@echo "make chapter-NN     build, verify and time chapter NN on this GPU (ARGS='--size 4096' passes options)"
-	@echo "make all            build every chapter's programs"
-	@echo "make results        measure every chapter (or CHAPTERS='20 13') into results/<gpu>.csv"
-	@echo "make readme         regenerate the listings, diff and results blocks of every chapter README"
-	@echo "make test           host unit tests, warnings-as-errors build, CLI and no-GPU checks,"
-	@echo "                    results staleness, the book; on a GPU every chapter at small and odd sizes"
-	@echo "make unit           host unit tests of the harness and the checker only"
-	@echo "make sanitize       compute-sanitizer (memcheck, racecheck, initcheck, synccheck) on every chapter"
-	@echo "                    (or CHAPTERS='20 13')"
-	@echo "make profile-NN     Nsight Compute metrics of chapter NN, naive and optimized side by side"
-	@echo "make book           book/out/book.pdf, book.html and book.epub from the chapters and results/"
-	@echo "make book-check     build the book and check it (chapters, listings, numbers, HTML in Chromium)"
-	@echo "make deps           install what the book needs (Debian packages; needs root)"
-	@echo "make clean          remove build outputs"
+	@echo "targets:"
+	@echo "  make chapter-NN     build, verify and time chapter NN on this GPU (chapter-5 = chapter-05)"
+	@echo "  make NN-slug        build one chapter's programs (make 20-matrix-transpose)"
+	@echo "  make all            build every chapter's programs"
+	@echo "  make results        measure the chapters on this GPU into results/<gpu>.csv, then"
+	@echo "                      their evidence (needs a GPU and ncu)"
+	@echo "  make evidence       record the profiler, compiler and host evidence of the chapters into"
+	@echo "                      results/evidence/<gpu>.csv (needs a GPU and ncu)"
+	@echo "  make readme         regenerate the generated blocks of every chapter README"
+	@echo "  make test           host unit tests, warnings-as-errors build, CLI and no-GPU checks,"
+	@echo "                      results staleness, the book; on a GPU every chapter at small and odd"
+	@echo "                      sizes, every knob value the prose uses, racecheck and synccheck"
+	@echo "  make unit           host unit tests of common/ only"
+	@echo "  make sanitize       compute-sanitizer's memcheck, racecheck, initcheck and synccheck on"
+	@echo "                      every program (needs a GPU and compute-sanitizer)"
+	@echo "  make profile-NN     Nsight Compute metrics of chapter NN side by side (needs a GPU and ncu)"
+	@echo "  make book           book/out/book.pdf, book.html and book.epub"
+	@echo "  make book-check     build the book and check it"
+	@echo "  make deps           install what the book needs (Debian packages; needs root)"
+	@echo "  make clean          remove build/, the programs and book/out/"
+	@echo "variables (make VAR=value ...):"
+	@echo "  ARCH       GPUs to build for: native, 90, sm_80, \"80 86 90\" or sm_80,sm_90 (now: $(ARCH))"
+	@echo "  NVCCFLAGS  nvcc's flags (now: $(NVCCFLAGS))"
+	@echo "  CUDA_HOME  the CUDA Toolkit (also CUDA_PATH); nvcc, ncu, compute-sanitizer come from"
+	@echo "             its bin/ (now: nvcc = $(NVCC))"
+	@echo "  CHAPTERS   chapter numbers for results, evidence and sanitize: CHAPTERS=\"20 13\""
+	@echo "  ARGS       options for chapter-NN and profile-NN programs: ARGS=\"--size 4096\""
+	@echo "  WERROR     1: warnings are errors (make test and CI set it)"
+	@echo "  CFLAGS     gcc's flags for the host C of common/"
+
+# --- Fail fast: what a target needs, checked before anything is built ---------------------------
+need_gpu  = nvidia-smi -L >/dev/null 2>&1 || { echo "error: make $@ needs a CUDA GPU, and nvidia-smi sees none on this machine" >&2; exit 3; }
+need_tool = command -v $(1) >/dev/null 2>&1 || { echo "error: make $@ needs $(1) ($(2), part of the CUDA Toolkit): not found in $(or $(CUDA_BIN),PATH)" >&2; exit 2; }
+
+# The chapter folder of number N: "5" and "05" name chapter 05; anything else names none.
+chapter_nn  = $(patsubst chapters/%,%,$(firstword $(subst -, ,$(1))))
+chapter_dir = $(strip $(foreach d,$(CHAPTER_DIRS),$(if $(filter $(1),$(call chapter_nn,$d) $(patsubst 0%,%,$(call chapter_nn,$d))),$d)))
+# The folders named by CHAPTERS (all when empty), and the numbers it gets wrong.
+SELECTED    = $(if $(CHAPTERS),$(foreach n,$(CHAPTERS),$(call chapter_dir,$n)),$(CHAPTER_DIRS))
+CHAPTER_ARGS = $(if $(CHAPTERS),$(foreach d,$(SELECTED),$(call chapter_nn,$d)))
+BAD_CHAPTERS = $(foreach n,$(CHAPTERS),$(if $(call chapter_dir,$n),,$n))
+need_chapters = $(if $(BAD_CHAPTERS),{ echo "error: CHAPTERS: no chapter $(strip $(BAD_CHAPTERS)); chapters: $(foreach d,$(CHAPTER_DIRS),$(call chapter_nn,$d))" >&2; exit 2; })
+
+# --- Build --------------------------------------------------------------------------------------
+# The toolkit and flags every object was compiled with. The file changes only when they do, so
+# `make ARCH=sm_80` after a default build recompiles everything, and a plain make after it again.
+ARCH_USE    := use native, 90, sm_80, '80 86 90' or sm_80,sm_90
+FLAGS_STAMP := $(BUILD)/flags.txt
+FLAGS_TEXT  := $(NVCC) $(GENCODE) $(NVCCFLAGS) $(WARN) | $(CC) $(CFLAGS) $(CWARN)
+$(FLAGS_STAMP): FORCE
+	@$(if $(ARCH_BAD),echo "error: ARCH: '$(strip $(ARCH_BAD))' is not a GPU architecture; $(ARCH_USE)" >&2; exit 2)
+	@command -v '$(NVCC)' >/dev/null 2>&1 || { echo "error: nvcc not found: put the CUDA Toolkit's bin/ on PATH or set CUDA_HOME (make help)" >&2; exit 2; }
+	@mkdir -p $(@D)
+	@echo '$(FLAGS_TEXT)' | cmp -s - $@ || echo '$(FLAGS_TEXT)' >$@
 
 all: $(LIBCOMMON)
 
-$(BUILD)/common/%.o: common/%.c $(COMMON_H)
+$(BUILD)/common/%.o: common/%.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(CC) $(CFLAGS) $(CWARN) -MMD -MP -c $< -o $@
 
-$(BUILD)/common/%.o: common/%.cu $(COMMON_H)
+$(BUILD)/common/%.o: common/%.cu $(FLAGS_STAMP)
 	@mkdir -p $(@D)
-	$(NVCC) $(NVCCFLAGS) -arch=$(ARCH) $(WARN) -c $< -o $@
+	$(NVCC) $(NVCCFLAGS) $(GENCODE) $(WARN) -MMD -MP -c $< -o $@
 
 $(LIBCOMMON): $(COMMON_OBJ)
 	@rm -f $@
@@ -62,38 +129,74 @@ $(LIBCOMMON): $(COMMON_OBJ)
 source_files = $(sort $(wildcard $(1)/*.cu $(1)/*.h $(1)/*.c $(1)/chapter.mk))
 source_hash  = $(shell cat $(call source_files,$(1)) | sha256sum | cut -c1-12)
 
+# Each program's main() carries the hash (SOURCE_HASH), so a program object is recompiled when
+# any file of its chapter changes; problem.o only when what it includes does (-MMD).
 define CHAPTER_RULES
 $(1)_NAME := $(notdir $(1))
 $(1)_HASH := $(call source_hash,$(1))
 $(1)_PROGRAMS := $(patsubst %.cu,%,$(wildcard $(1)/naive.cu $(1)/optimized.cu $(1)/library.cu))
 
-$(BUILD)/$(notdir $(1))/%.o: $(1)/%.cu $(call source_files,$(1)) $(COMMON_H)
+$(BUILD)/$(notdir $(1))/source-hash.txt: FORCE
 	@mkdir -p $$(@D)
-	$(NVCC) $(NVCCFLAGS) -arch=$(ARCH) $(WARN) -Icommon -I$(1) -DSOURCE_HASH='"$$($(1)_HASH)"' $$(NVCCFLAGS.$(notdir $(1)).$$*) -c $$< -o $$@
+	@echo '$$($(1)_HASH)' | cmp -s - $$@ || echo '$$($(1)_HASH)' >$$@
+
+$$(patsubst $(1)/%,$(BUILD)/$(notdir $(1))/%.o,$$($(1)_PROGRAMS)): $(BUILD)/$(notdir $(1))/source-hash.txt
+
+$(BUILD)/$(notdir $(1))/%.o: $(1)/%.cu $(wildcard $(1)/chapter.mk) $(FLAGS_STAMP)
+	@mkdir -p $$(@D)
+	$(NVCC) $(NVCCFLAGS) $(GENCODE) $(WARN) -MMD -MP -Icommon -I$(1) -DSOURCE_HASH='"$$($(1)_HASH)"' $$(NVCCFLAGS.$(notdir $(1)).$$*) -c $$< -o $$@
 
 $(1)/%: $(BUILD)/$(notdir $(1))/%.o $(BUILD)/$(notdir $(1))/problem.o $(LIBCOMMON)
-	$(NVCC) -arch=$(ARCH) $$^ -o $$@ $$(LDLIBS.$(notdir $(1)).$$*) -Xlinker -rpath=$(CUDA_LIB)
+	$(NVCC) $(GENCODE) $$(filter %.o %.a,$$^) -o $$@ $$(LDLIBS.$(notdir $(1)).$$*) $(if $(CUDA_LIB),-Xlinker -rpath=$(CUDA_LIB))
 
 all: $$($(1)_PROGRAMS)
 $(notdir $(1)): $$($(1)_PROGRAMS)
 endef
 $(foreach d,$(CHAPTER_DIRS),$(eval $(call CHAPTER_RULES,$(d))))
 
-# chapter-5 means chapter-05.
-chapter_dir = $(filter chapters/$(shell n=$$(echo '$(1)' | sed 's/^0*//'); printf '%02d' "$${n:-0}" 2>/dev/null)-%,$(CHAPTER_DIRS))
+# Programs with a planted bug (tests/planted/planted.cu): make test shows the checker catches each.
+$(BUILD)/tests/planted-%: tests/planted/planted.cu $(LIBCOMMON) $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	@mkdir -p $(BUILD)/deps
+	$(NVCC) $(NVCCFLAGS) $(GENCODE) $(WARN) -MMD -MP -MF $(BUILD)/deps/$(@F).d -Icommon -DPLANT=$* $< $(LIBCOMMON) -o $@ $(if $(CUDA_LIB),-Xlinker -rpath=$(CUDA_LIB))
 
+-include $(wildcard $(BUILD)/*/*.d)
+
+# --- Run ----------------------------------------------------------------------------------------
 chapter-%:
-	@d='$(call chapter_dir,$*)'; \
-	if [ -z "$$d" ]; then echo "error: there is no chapter $* yet; chapters: $(notdir $(CHAPTER_DIRS))" >&2; exit 2; fi; \
-	$(MAKE) --no-print-directory "$$(basename $$d)" && scripts/run-chapter.sh "$$d" $(ARGS)
+	@$(if $(call chapter_dir,$*),,echo "error: there is no chapter '$*'; chapters: $(foreach d,$(CHAPTER_DIRS),$(call chapter_nn,$d))" >&2; exit 2)
+	+@$(MAKE) --no-print-directory $(notdir $(call chapter_dir,$*))
+	@scripts/run-chapter.sh $(call chapter_dir,$*) $(ARGS)
 
 profile-%:
-	@d='$(call chapter_dir,$*)'; \
-	if [ -z "$$d" ]; then echo "error: there is no chapter $*" >&2; exit 2; fi; \
-	$(MAKE) --no-print-directory "$$(basename $$d)" && scripts/profile.sh "$$d" $(ARGS)
+	@$(if $(call chapter_dir,$*),,echo "error: there is no chapter '$*'; chapters: $(foreach d,$(CHAPTER_DIRS),$(call chapter_nn,$d))" >&2; exit 2)
+	@$(need_gpu)
+	@$(call need_tool,ncu,Nsight Compute)
+	+@$(MAKE) --no-print-directory $(notdir $(call chapter_dir,$*))
+	@scripts/profile.sh $(call chapter_dir,$*) $(ARGS)
 
-results: all
-	@scripts/measure.sh $(CHAPTERS)
+# scripts/measure.sh measures; scripts/evidence.sh records the evidence of what was measured.
+results:
+	@$(need_chapters)
+	@$(need_gpu)
+	@$(call need_tool,ncu,Nsight Compute)
+	+@$(MAKE) --no-print-directory $(notdir $(SELECTED))
+	@scripts/measure.sh $(CHAPTER_ARGS)
+	@scripts/evidence.sh $(CHAPTER_ARGS)
+
+evidence:
+	@$(need_chapters)
+	@$(need_gpu)
+	@$(call need_tool,ncu,Nsight Compute)
+	+@$(MAKE) --no-print-directory $(notdir $(SELECTED))
+	@scripts/evidence.sh $(CHAPTER_ARGS)
+
+sanitize:
+	@$(need_chapters)
+	@$(need_gpu)
+	@$(call need_tool,compute-sanitizer,the CUDA Compute Sanitizer)
+	+@$(MAKE) --no-print-directory $(notdir $(SELECTED))
+	@scripts/sanitize.sh $(SELECTED)
 
 readme:
 	@python3 scripts/results.py readme $(CHAPTER_DIRS)
@@ -101,11 +204,9 @@ readme:
 unit:
 	@tests/unit.sh
 
+# `+`: the suite's own make calls share this make's job slots (make -j2 test).
 test:
-	@tests/run.sh
-
-sanitize: all
-	@scripts/sanitize.sh $(if $(CHAPTERS),$(foreach n,$(CHAPTERS),$(call chapter_dir,$(n))),$(CHAPTER_DIRS))
+	+@tests/run.sh
 
 deps:
 	@scripts/install-deps.sh
@@ -113,7 +214,11 @@ deps:
 -include book/book.mk
 
 clean:
-	rm -rf $(BUILD) $(foreach d,$(CHAPTER_DIRS),$($(d)_PROGRAMS))
+	rm -rf $(BUILD) book/out $(foreach d,$(CHAPTER_DIRS),$($(d)_PROGRAMS))
 
 print-arch:
 	@echo $(ARCH)
+
+# The nvcc this Makefile uses (tests/run.sh asks, so the suite and the build agree).
+print-nvcc:
+	@echo $(NVCC)

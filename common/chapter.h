@@ -15,6 +15,8 @@
 
 #define MAX_SWEEPS 12
 
+#define MAX_TEST_OPTIONS 12
+
 /* How the timed region is measured. */
 enum timing {
     TIME_KERNEL, /* CUDA events around device work, L2 flushed before each sample */
@@ -48,6 +50,10 @@ struct problem {
     long default_size, small_size, odd_size, min_size, max_size;
     struct knob knobs[MAX_KNOBS];
     int nknobs;
+    /* Knob values the prose uses besides the default and the sweeps (its
+     * exercises), as program options: `make test` on a GPU checks each at the
+     * small and odd sizes, so no value a reader is told to try is untested. */
+    const char *test_options[MAX_TEST_OPTIONS];
     enum timing timing;
     enum metric metric;
     const char *ncu_metrics; /* comma-separated, the chapter's profiler evidence */

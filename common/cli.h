@@ -10,12 +10,29 @@ extern "C" {
 
 #define MAX_KNOBS 4
 
-/* An integer option a student can turn: `--NAME VALUE`. */
+/* An integer option a student can turn: `--NAME VALUE`. The parser holds a
+ * value to the knob's rule, so a bad one is refused before the GPU is opened:
+ * always the range min..max, and where the fields after it are set,
+ *   {"threads", "...", 1024, 32, 1024, 32}                     a multiple of 32
+ *   {"ilp", "...", 8, 1, 16, 0, KNOB_POWER_OF_TWO}              a power of two
+ *   {"warps", "...", 64, 1, 64, 8, KNOB_POWER_OF_TWO_OR_MULTIPLE}  1, 2, 4, 8, 16, 24... */
 struct knob {
     const char *name;
     const char *help;
     long def, min, max;
+    long multiple_of;  /* 0 (or 1): any integer in range */
+    int power_of_two;  /* KNOB_POWER_OF_TWO: 1, 2, 4, 8... only;
+                          KNOB_POWER_OF_TWO_OR_MULTIPLE: either one of those
+                          or a multiple of multiple_of */
 };
+enum { KNOB_POWER_OF_TWO = 1, KNOB_POWER_OF_TWO_OR_MULTIPLE = 2 };
+
+/* 0 if v obeys k's rule; else -1 and one sentence in err:
+ * "--ilp 3 is not a power of two: use 1..16, a power of two". */
+int knob_check(const struct knob *k, long v, char *err, size_t errlen);
+
+/* The rule in words for --help: "1..16, a power of two". */
+void knob_rule_text(const struct knob *k, char *out, size_t len);
 
 /* What the parser needs to know about the program. */
 struct cli_spec {

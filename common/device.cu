@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 /* FP32 lanes per SM by compute capability (CUDA C Programming Guide,
  * "Arithmetic Instructions" throughput table). */
@@ -29,14 +30,23 @@ static void version_text(int v, char *out, size_t len)
     snprintf(out, len, "%d.%d", v / 1000, (v % 1000) / 10);
 }
 
-int gpu_open(struct gpu_info *g)
+int gpu_open(struct gpu_info *g, const char *program)
 {
     memset(g, 0, sizeof *g);
     int count = 0;
     cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess || count == 0) {
-        fprintf(stderr, "error: no CUDA GPU is available (%s); this program needs one to run\n",
-                e != cudaSuccess ? cudaGetErrorString(e) : "the driver sees no device");
+        /* With no NVIDIA driver at all the runtime reports "driver version is insufficient",
+         * which misleads a reader without a GPU; only a driver that is present and too old
+         * for this runtime deserves that sentence. */
+        int have_driver = access("/proc/driver/nvidia/version", F_OK) == 0;
+        if (e == cudaErrorInsufficientDriver && have_driver)
+            fprintf(stderr, "%s: error: the NVIDIA driver is older than CUDA %d.%d, which this "
+                            "program was built with; update the driver\n",
+                    program, CUDART_VERSION / 1000, CUDART_VERSION % 1000 / 10);
+        else
+            fprintf(stderr, "%s: error: no CUDA GPU on this machine; this program needs one "
+                            "to run\n", program);
         return EXIT_NO_GPU;
     }
     CUDA_CHECK(cudaSetDevice(0));

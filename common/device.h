@@ -16,9 +16,10 @@ struct gpu_info {
     char driver[16], runtime[16];
 };
 
-/* Find device 0 and fill g. Returns 0, or prints one sentence and returns
- * EXIT_NO_GPU when no CUDA GPU can be used. */
-int gpu_open(struct gpu_info *g);
+/* Find device 0 and fill g. Returns 0, or prints one sentence naming the
+ * program ("20-matrix-transpose/naive") and returns EXIT_NO_GPU when no CUDA
+ * GPU can be used. */
+int gpu_open(struct gpu_info *g, const char *program);
 
 /* Device-to-device cudaMemcpy bandwidth (bytes read + written) of a copy far
  * larger than the L2, median of 20 cold-cache samples, in GB/s (1e9). */

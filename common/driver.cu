@@ -8,6 +8,9 @@
 #include "timing.h"
 
 #include <nvtx3/nvToolsExt.h>
+#include <errno.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +57,8 @@ static void describe(const struct problem *p, const struct variant *v)
         printf("knob=%s\n", p->knobs[k].name);
     for (int k = 0; k < MAX_SWEEPS && p->sweeps[k]; k++)
         printf("sweep=%s\n", p->sweeps[k]);
+    for (int k = 0; k < MAX_TEST_OPTIONS && p->test_options[k]; k++)
+        printf("test=%s\n", p->test_options[k]);
 }
 
 /* MemAvailable from /proc/meminfo, in bytes; 0 if unknown. */
@@ -238,6 +243,35 @@ static int append_row(const char *path, const struct problem *p, const struct va
     return results_append(path, &row);
 }
 
+/* Whether a results row can be appended to path: the file is writable, or it does not exist
+ * and its folder is. Checked before the GPU opens, so a typo does not cost the run. */
+static int appendable(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) {
+            errno = EISDIR;
+            return 0;
+        }
+        return access(path, W_OK) == 0;
+    }
+    if (errno != ENOENT)
+        return 0;
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else
+        snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+    if (stat(dir, &st) != 0)
+        return 0;
+    if (!S_ISDIR(st.st_mode)) {
+        errno = ENOTDIR;
+        return 0;
+    }
+    return access(dir, W_OK | X_OK) == 0;
+}
+
 int run_variant_hashed(int argc, char **argv, const struct problem *p, const struct variant *v,
                        const char *source_hash)
 {
@@ -264,8 +298,13 @@ int run_variant_hashed(int argc, char **argv, const struct problem *p, const str
     char knobs[128];
     knob_text(p, &cfg, knobs, sizeof knobs);
 
+    if (o.append && !appendable(o.append)) {
+        fprintf(stderr, "%s: error: --append '%s': %s\n", program, o.append, strerror(errno));
+        return EXIT_USAGE;
+    }
+
     struct gpu_info g;
-    int rc = gpu_open(&g);
+    int rc = gpu_open(&g, program);
     if (rc)
         return rc;
     if (!fits(p, &cfg, &g, !o.check_only))

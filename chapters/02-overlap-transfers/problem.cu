@@ -188,6 +188,8 @@ const struct problem PROBLEM = {
               {"chunks", "pieces the optimized program cuts the data into", 16, 1, 4096},
               {"rounds", "generator steps per element: the kernel's cost", 1024, 1, 1000000}},
     .nknobs = 3,
+    .test_options = {"--streams 1", "--streams 2", "--chunks 4", "--chunks 64", "--chunks 4096",
+                     "--rounds 256", "--rounds 4096", "--rounds 16384"},
     .timing = TIME_REGION,
     .metric = METRIC_HOST_GBS,
     .ncu_metrics = "gpu__time_duration.sum,smsp__inst_executed.sum",

@@ -152,6 +152,9 @@ const struct problem PROBLEM = {
               {"rounds", "xorshift32 steps per element: each kernel's length "
                          "(8192: about 100 us)", 8192, 1, 1 << 20}},
     .nknobs = 3,
+    .test_options = {"--kernels 1 --streams 1", "--kernels 256 --streams 256", "--streams 1",
+                     "--streams 8", "--streams 16", "--streams 32", "--rounds 1", "--rounds 64",
+                     "--rounds 65536"},
     .timing = TIME_KERNEL,
     .metric = METRIC_TIME,
     .ncu_metrics = "gpu__time_duration.sum,launch__grid_size,launch__block_size,"

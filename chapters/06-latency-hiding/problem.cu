@@ -17,15 +17,9 @@ static size_t host_bytes(const struct config *c) { return 3 * array_bytes(c->siz
 
 static void *create(const struct config *c)
 {
-    long w = c->knob[0];
-    if (w > 8 && w % 8 != 0) {
-        fprintf(stderr, "error: --warps-per-sm %ld is above 8 and not a multiple of 8 "
-                        "(blocks of 8 warps make it up)\n", w);
-        exit(EXIT_USAGE);
-    }
     struct scale *t = (struct scale *)calloc(1, sizeof *t);
     t->n = c->size;
-    t->warps_per_sm = (int)w;
+    t->warps_per_sm = (int)c->knob[0]; /* a power of two up to 8, or a multiple of 8 */
     CUDA_CHECK(cudaDeviceGetAttribute(&t->sms, cudaDevAttrMultiProcessorCount, 0));
     size_t bytes = array_bytes(t->n);
     t->h_x = (float *)host_alloc(bytes);
@@ -85,9 +79,10 @@ const struct problem PROBLEM = {
     .odd_size = 33554431,
     .min_size = 1,
     .max_size = 2147483648L,
-    .knobs = {{"warps-per-sm", "resident warps per SM of the optimized launch: 1 to 8, or a "
-                               "multiple of 8 up to 64 (the naive always has 8)", 64, 1, 64}},
+    .knobs = {{"warps-per-sm", "resident warps per SM of the optimized launch (the naive always "
+                               "has 8)", 64, 1, 64, 8, KNOB_POWER_OF_TWO_OR_MULTIPLE}},
     .nknobs = 1,
+    .test_options = {"--warps-per-sm 1", "--warps-per-sm 8", "--warps-per-sm 24"},
     .timing = TIME_KERNEL,
     .metric = METRIC_GBS,
     .ncu_metrics = "sm__warps_active.avg.pct_of_peak_sustained_active,"

@@ -18,11 +18,7 @@ static size_t host_bytes(const struct config *c) { return 2 * array_bytes(c->siz
 
 static void *create(const struct config *c)
 {
-    long ilp = c->knob[KNOB_ILP];
-    if (ilp & (ilp - 1)) { /* the optimized kernel is compiled for 1, 2, 4, 8 and 16 */
-        fprintf(stderr, "error: --ilp %ld: use 1, 2, 4, 8 or 16\n", ilp);
-        exit(EXIT_USAGE);
-    }
+    long ilp = c->knob[KNOB_ILP]; /* a power of two: the knob's rule */
     struct ilp_copy *t = (struct ilp_copy *)calloc(1, sizeof *t);
     t->n = c->size;
     t->warps = (int)c->knob[KNOB_WARPS];
@@ -87,9 +83,12 @@ const struct problem PROBLEM = {
     .max_size = 4294967296L,
     .knobs = {
         {"warps", "warps per SM: one block of 32*warps threads on each SM", 8, 1, 32},
-        {"ilp", "loads in flight per thread, optimized only: 1, 2, 4, 8 or 16", 8, 1, 16},
+        /* The optimized kernel is compiled for 1, 2, 4, 8 and 16 loads in flight. */
+        {"ilp", "loads in flight per thread, optimized only", 8, 1, 16, 0, KNOB_POWER_OF_TWO},
     },
     .nknobs = 2,
+    .test_options = {"--ilp 1", "--ilp 2", "--ilp 4", "--warps 2", "--warps 4", "--warps 32",
+                     "--warps 16 --ilp 4", "--warps 32 --ilp 2", "--warps 4 --ilp 16"},
     .timing = TIME_KERNEL,
     .metric = METRIC_GBS,
     .ncu_metrics = "dram__bytes_read.sum,dram__bytes_write.sum,"

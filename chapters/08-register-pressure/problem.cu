@@ -161,6 +161,7 @@ const struct problem PROBLEM = {
         {"steps", "samples per signal", 64, 1, 4096},
     },
     .nknobs = 2,
+    .test_options = {"--min-blocks 1", "--min-blocks 3", "--min-blocks 4", "--steps 256"},
     .timing = TIME_KERNEL,
     .metric = METRIC_GFLOPS,
     .ncu_metrics = "launch__registers_per_thread,launch__occupancy_limit_registers,"

@@ -93,6 +93,8 @@ const struct problem PROBLEM = {
         {"iters", "map iterations per element (fused multiply-adds per thread)", 512, 1, 65536},
     },
     .nknobs = 2,
+    .test_options = {"--block 16", "--block 32", "--block 33", "--block 96", "--block 100",
+                     "--block 128", "--iters 16"},
     .timing = TIME_KERNEL,
     .metric = METRIC_GFLOPS,
     .ncu_metrics = "smsp__thread_inst_executed_per_inst_executed.ratio,smsp__warps_launched.sum,"

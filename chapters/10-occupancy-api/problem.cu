@@ -124,6 +124,7 @@ const struct problem PROBLEM = {
                  "does not use it)", 0, 0, 49152},
     },
     .nknobs = 2,
+    .test_options = {"--block 64", "--smem 16384"},
     .timing = TIME_KERNEL,
     .metric = METRIC_LOOKUPS,
     .ncu_metrics = "launch__block_size,launch__occupancy_limit_blocks,"

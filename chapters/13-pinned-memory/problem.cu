@@ -195,6 +195,7 @@ const struct problem PROBLEM = {
     .max_size = 8L << 30,
     .knobs = {{"direction", "0: host to device, 1: device to host", 0, 0, 1}},
     .nknobs = 1,
+    .test_options = {"--direction 1"},
     .timing = TIME_REGION,
     .metric = METRIC_HOST_GBS,
     /* A copy is not a kernel, so Nsight Compute has nothing to say; the

@@ -288,6 +288,7 @@ const struct problem PROBLEM = {
     .max_size = 1L << 28,
     .knobs = {{"terms", "sin+exp pairs per element (work per byte moved)", 32, 1, 1024}},
     .nknobs = 1,
+    .test_options = {"--terms 1"},
     .timing = TIME_KERNEL,
     .metric = METRIC_SFU,
     .ncu_metrics = "gpu__time_duration.sum,smsp__inst_executed.sum,"

@@ -1,8 +1,10 @@
-/* A tiny problem (out = 2 * in) with bugs planted on purpose, built three
+/* A tiny problem (out = 2 * in) with bugs planted on purpose, built four
  * ways: PLANT=0 is correct, PLANT=1 leaves the last element unwritten (an
- * off-by-one), PLANT=2 writes a NaN. The test runner expects the driver to
- * pass the first and fail the other two: proof that the whole check path,
- * from poisoning to the exit code, can fail. */
+ * off-by-one), PLANT=2 writes a NaN, PLANT=3 drops a barrier. The test runner
+ * expects the driver to pass 0 and 3 and fail 1 and 2 (proof that the whole
+ * check path, from poisoning to the exit code, can fail), and racecheck to
+ * pass 0 and fail 3: a race whose result happens to be right is caught only
+ * by racecheck. */
 #include "chapter.h"
 #include "cuda_check.h"
 #include "rng.h"
@@ -14,9 +16,22 @@ struct scale {
     float *in, *out, *h_in;
 };
 
+__device__ int planted_sink;
+
 __global__ void scale_kernel(float *out, const float *in, long n)
 {
     long i = blockIdx.x * (long)blockDim.x + threadIdx.x;
+    /* Each thread reads what a thread of another warp stored in shared memory.
+     * The value never reaches the output (only a bit pattern no input has is
+     * recorded, in planted_sink), so only the barrier stands between this code
+     * and a race the check cannot see. */
+    __shared__ float tile[256];
+    tile[threadIdx.x] = i < n ? in[i] : 0.0f;
+#if PLANT != 3
+    __syncthreads();
+#endif
+    if (__float_as_int(tile[threadIdx.x ^ 32]) == 0x7fbadbad)
+        planted_sink = 1;
 #if PLANT == 1
     if (i < n - 1)
 #else

@@ -2,18 +2,81 @@
 #include "../../common/cli.h"
 #include "unit.h"
 
+#include <stdio.h>
 #include <string.h>
 
-static const struct knob knobs[] = {{"streams", "number of streams", 4, 1, 64}};
+static const struct knob knobs[] = {{"streams", "number of streams", 4, 1, 64},
+                                     {"threads", "threads per block", 256, 32, 1024, 32},
+                                     {"ilp", "loads in flight", 8, 1, 16, 0, KNOB_POWER_OF_TWO}};
 static const struct cli_spec spec = {"00-test/naive", "test", "elements", 1000, 33, 999, 1, 1L << 30,
-                                     knobs, 1};
+                                     knobs, 3};
+static char err[256]; /* the last error sentence */
 
-static enum cli_status parse(struct options *o, const char *a, const char *b, const char *c)
+static enum cli_status parse_with(const struct cli_spec *s, struct options *o, const char *a,
+                                  const char *b, const char *c)
 {
     char *argv[] = {(char *)"prog", (char *)a, (char *)b, (char *)c, NULL};
     int argc = 1 + (a != NULL) + (b != NULL) + (c != NULL);
-    char err[256];
-    return cli_parse(argc, argv, &spec, o, err, sizeof err);
+    err[0] = '\0';
+    return cli_parse(argc, argv, s, o, err, sizeof err);
+}
+
+static enum cli_status parse(struct options *o, const char *a, const char *b, const char *c)
+{
+    return parse_with(&spec, o, a, b, c);
+}
+
+/* The knob rules: range, multiple of, power of two, each refused with a sentence that names
+ * the option, the value and the rule. */
+static void test_knob_rules(void)
+{
+    struct options o;
+    EXPECT(parse(&o, "--threads", "512", NULL) == CLI_OK && o.knob[1] == 512);
+    EXPECT(parse(&o, "--threads", "32", NULL) == CLI_OK && o.knob[1] == 32);
+    EXPECT(parse(&o, "--threads", "33", NULL) == CLI_ERROR);
+    EXPECT(strcmp(err, "--threads 33 is not a multiple of 32: use 32..1024, a multiple of 32") == 0);
+    EXPECT(parse(&o, "--threads", "1056", NULL) == CLI_ERROR && strstr(err, "out of range"));
+    for (long v = 1; v <= 16; v++) {
+        char text[8];
+        snprintf(text, sizeof text, "%ld", v);
+        int pow2 = v == 1 || v == 2 || v == 4 || v == 8 || v == 16;
+        EXPECT((parse(&o, "--ilp", text, NULL) == CLI_OK) == pow2);
+    }
+    EXPECT(parse(&o, "--ilp", "3", NULL) == CLI_ERROR);
+    EXPECT(strcmp(err, "--ilp 3 is not a power of two: use 1..16, a power of two") == 0);
+    EXPECT(parse(&o, "--ilp", "32", NULL) == CLI_ERROR && strstr(err, "out of range"));
+    EXPECT(parse(&o, "--ilp", "0", NULL) == CLI_ERROR);
+    EXPECT(parse(&o, "--streams", "65", NULL) == CLI_ERROR);
+    EXPECT(strcmp(err, "--streams 65 is out of range: use 1..64") == 0);
+
+    char rule[96];
+    knob_rule_text(&knobs[1], rule, sizeof rule);
+    EXPECT(strcmp(rule, "32..1024, a multiple of 32") == 0);
+    knob_rule_text(&knobs[0], rule, sizeof rule);
+    EXPECT(strcmp(rule, "1..64") == 0);
+
+    /* Either rule: a power of two, or a multiple of 8 (chapter 06's warps per SM). */
+    static const struct knob either[] = {
+        {"warps", "warps per SM", 64, 1, 64, 8, KNOB_POWER_OF_TWO_OR_MULTIPLE}};
+    struct cli_spec e = spec;
+    e.knobs = either;
+    e.nknobs = 1;
+    for (long v = 1; v <= 64; v++) {
+        char text[8];
+        snprintf(text, sizeof text, "%ld", v);
+        int ok = (v & (v - 1)) == 0 || v % 8 == 0;
+        EXPECT((parse_with(&e, &o, "--warps", text, NULL) == CLI_OK) == ok);
+    }
+    EXPECT(parse_with(&e, &o, "--warps", "12", NULL) == CLI_ERROR);
+    EXPECT(strcmp(err, "--warps 12 is neither a power of two nor a multiple of 8: "
+                       "use 1..64, a power of two or a multiple of 8") == 0);
+
+    /* A chapter whose default breaks its own rule fails every run, --help included. */
+    static const struct knob broken[] = {{"threads", "threads per block", 100, 32, 1024, 32}};
+    struct cli_spec s = spec;
+    s.knobs = broken;
+    s.nknobs = 1;
+    EXPECT(parse_with(&s, &o, "--help", NULL, NULL) == CLI_ERROR && strstr(err, "default"));
 }
 
 int main(void)
@@ -50,5 +113,7 @@ int main(void)
     EXPECT(parse(&o, "--samples", "5", NULL) == CLI_ERROR);
     EXPECT(parse(&o, "--append", "", NULL) == CLI_ERROR);
     EXPECT(parse(&o, "size", "10", NULL) == CLI_ERROR);
+    EXPECT(parse(&o, "--bogus", NULL, NULL) == CLI_ERROR && strcmp(err, "unknown option '--bogus'") == 0);
+    test_knob_rules();
     return UNIT_REPORT();
 }
