@@ -130,9 +130,17 @@ for prog in "${programs[@]}"; do
         rule=$("$prog" --help | grep -E "^  --$k " | sed -n 's/.*[(]default [0-9-]*; \(.*\)[)]$/\1/p')
         lo=${rule%%..*}
         step=$(echo "$rule" | sed -n 's/.*a multiple of \([0-9]*\).*/\1/p')
-        [ -z "$step" ] || refused "is not a multiple of $step" --check-only --"$k" $((lo + 1))
-        case $rule in *"a power of two"*)
-            refused 'is not a power of two' --check-only --"$k" $((lo > 1 ? lo + 1 : 3)) ;;
+        case $rule in
+        *"a power of two or a multiple of"*)
+            # The first value above the minimum that is neither.
+            v=$((lo + 1))
+            while [ $((v & (v - 1))) -eq 0 ] || [ $((v % step)) -eq 0 ]; do v=$((v + 1)); done
+            refused "is neither a power of two nor a multiple of $step" --check-only --"$k" $v ;;
+        *)
+            [ -z "$step" ] || refused "is not a multiple of $step" --check-only --"$k" $((lo + 1))
+            case $rule in *"a power of two"*)
+                refused 'is not a power of two' --check-only --"$k" $((lo > 1 ? lo + 1 : 3)) ;;
+            esac ;;
         esac
     done
     # Every sweep and every knob value the prose uses is accepted by the parser.
@@ -166,17 +174,18 @@ elif [ $warned -gt 0 ]; then
 else bad "chapter READMEs are out of date (make readme rewrites them)"; cat "$log"; fi
 # The staleness check must catch a changed source: plant one in a copy, strict and for a person.
 if [ ${#chapters[@]} -gt 0 ] && ls results/*.csv >/dev/null 2>&1; then
-    cp -r scripts chapters results "$tmp"/
+    cp -r scripts chapters results book "$tmp"/
     n=$(sed -n 2p "$(ls "$tmp"/results/*.csv | head -n 1)" | cut -d, -f1)
     nn=$(printf %02d "$((10#$n))")
     echo "// planted change" >>"$(ls -d "$tmp"/chapters/"$nn"-*)/problem.cu"
-    if python3 "$tmp"/scripts/results.py stale >"$log" 2>&1; then bad "a planted source change was not reported stale"
+    if python3 "$tmp"/scripts/results.py stale >"$log" 2>&1 || ! grep -q "stale" "$log"; then
+        bad "a planted source change was not reported stale"; tail -n 3 "$log"
     else ok "a planted source change is reported stale (CI)"; fi
     if python3 "$tmp"/scripts/results.py stale --warn-stale >"$log" 2>&1 \
         && grep -q "^WARN: chapter $nn .*make results CHAPTERS=$nn.*stale" "$log"; then
         ok "for a person, a changed chapter is a warning with the command that re-measures it"
     else bad "--warn-stale on a planted change:"; cat "$log"; fi
-    rm -rf "${tmp:?}"/scripts "$tmp"/chapters "$tmp"/results
+    rm -rf "${tmp:?}"/scripts "$tmp"/chapters "$tmp"/results "$tmp"/book
 fi
 if [ -x tests/results/run.sh ]; then
     tests/results/run.sh >"$log" 2>&1; rc=$?
