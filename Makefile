@@ -92,7 +92,7 @@ chapter_dir = $(strip $(foreach d,$(CHAPTER_DIRS),$(if $(filter $(1),$(call chap
 SELECTED    = $(if $(CHAPTERS),$(foreach n,$(CHAPTERS),$(call chapter_dir,$n)),$(CHAPTER_DIRS))
 CHAPTER_ARGS = $(if $(CHAPTERS),$(foreach d,$(SELECTED),$(call chapter_nn,$d)))
 BAD_CHAPTERS = $(foreach n,$(CHAPTERS),$(if $(call chapter_dir,$n),,$n))
-need_chapters = $(if $(BAD_CHAPTERS),{ echo "error: CHAPTERS: no chapter $(strip $(BAD_CHAPTERS)); chapters: $(foreach d,$(CHAPTER_DIRS),$(call chapter_nn,$d))" >&2; exit 2; })
+need_chapters = $(if $(strip $(BAD_CHAPTERS)),{ echo "error: CHAPTERS: no chapter $(strip $(BAD_CHAPTERS)); chapters: $(foreach d,$(CHAPTER_DIRS),$(call chapter_nn,$d))" >&2; exit 2; })
 
 # --- Build --------------------------------------------------------------------------------------
 # The toolkit and flags every object was compiled with. The file changes only when they do, so

@@ -56,6 +56,11 @@ for goal in results evidence sanitize profile-20; do
         ok "make $goal without a GPU stops at once, before building ($(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.2f s", b - a }'))"
     else bad "make $goal without a GPU: exit $rc"; head -n 5 "$log"; fi
 done
+# Several good chapter numbers pass the number check (and then meet the missing GPU).
+PATH="$tmp/no-gpu:$PATH" make --no-print-directory results CHAPTERS="1 20" >"$log" 2>&1; rc=$?
+[ $rc -eq 3 ] && grep -q "^error: make results needs a CUDA GPU" "$log" \
+    && ok "make results CHAPTERS='1 20': both numbers accepted" \
+    || { bad "make results CHAPTERS='1 20': exit $rc"; head -n 3 "$log"; }
 make --no-print-directory ARCH=sm_8x build/libcommon.a >"$log" 2>&1; rc=$?
 [ $rc -ne 0 ] && grep -q "^error: ARCH: 'sm_8x' is not a GPU architecture" "$log" \
     && ok "make ARCH=sm_8x: not a GPU architecture" || { bad "make ARCH=sm_8x: exit $rc"; head -n 3 "$log"; }
