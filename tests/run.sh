@@ -58,7 +58,7 @@ for goal in results evidence sanitize profile-20; do
 done
 # Several good chapter numbers pass the number check (and then meet the missing GPU).
 PATH="$tmp/no-gpu:$PATH" make --no-print-directory results CHAPTERS="1 20" >"$log" 2>&1; rc=$?
-[ $rc -eq 3 ] && grep -q "^error: make results needs a CUDA GPU" "$log" \
+[ $rc -ne 0 ] && grep -q "^error: make results needs a CUDA GPU" "$log" \
     && ok "make results CHAPTERS='1 20': both numbers accepted" \
     || { bad "make results CHAPTERS='1 20': exit $rc"; head -n 3 "$log"; }
 make --no-print-directory ARCH=sm_8x build/libcommon.a >"$log" 2>&1; rc=$?

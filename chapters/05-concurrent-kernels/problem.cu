@@ -150,7 +150,7 @@ const struct problem PROBLEM = {
               {"streams", "streams the optimized program spreads the kernels over "
                           "(the naive uses one)", 64, 1, 1024},
               {"rounds", "xorshift32 steps per element: each kernel's length "
-                         "(8192: about 100 us)", 8192, 1, 1 << 20}},
+                         "(32768: about 400 us)", 32768, 1, 1 << 20}},
     .nknobs = 3,
     .test_options = {"--kernels 1 --streams 1", "--kernels 256 --streams 256", "--streams 1",
                      "--streams 8", "--streams 16", "--streams 32", "--rounds 1", "--rounds 64",
