@@ -193,7 +193,12 @@ def evidence_block(data, c):
                      f"commit {r['commit']}.")
             if stale:
                 head += " **Stale: the sources changed after this recording; run `make evidence`.**"
-            table = markdown_table(["metric", "unit"] + names, lines, left=2)
+            # At most three programs a table: wider ones run off a printed page (chapter 08
+            # records six configurations).
+            table = "\n\n".join(
+                markdown_table(["metric", "unit"] + names[i:i + 3],
+                               [l[:2] + l[2 + i:5 + i] for l in lines], left=2)
+                for i in range(0, len(names), 3))
         else:
             head += ": no evidence recorded yet (`make evidence` on that GPU)."
             table = ""
