@@ -8,6 +8,7 @@ parse=scripts/evidence_parse.py
 test=tests/results/evidence_test.py
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+ln -s "$PWD/scripts/guide" "$tmp/guide"  # the planted copies import the results model too
 out=$(python3 "$test" "$parse" 2>&1)
 echo "$out"
 pass=$(grep -c '^PASS:' <<<"$out")
@@ -21,7 +22,10 @@ planted() {
     if cmp -s "$parse" "$tmp/evidence_parse.py"; then
         echo "FAIL: planted fault '$what' no longer applies to $parse"
         fail=$((fail + 1))
-    elif python3 "$test" "$tmp/evidence_parse.py" 2>&1 | grep -q '^FAIL:'; then
+    elif out=$(python3 "$test" "$tmp/evidence_parse.py" 2>&1); ! grep -q '^PASS:' <<<"$out"; then
+        echo "FAIL: planted fault '$what': the checks did not run"; echo "$out" | tail -n 3
+        fail=$((fail + 1))
+    elif grep -q '^FAIL:' <<<"$out"; then
         echo "PASS: planted fault is caught: $what"
         pass=$((pass + 1))
     else
