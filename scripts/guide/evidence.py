@@ -31,8 +31,11 @@ HELD, MISSED, NOT_RECORDED, UNDEFINED, NOT_MEASURED = (
 
 
 def norm_options(text):
-    """'--min-blocks   4' -> '--min-blocks 4' (one spelling per configuration)."""
-    return " ".join(text.split())
+    """'--min-blocks   4' or 'min-blocks 4' -> '--min-blocks 4' (one spelling per
+    configuration). Every knob takes a value, so names stand at the even places; prose
+    writes them without the dashes, which an HTML comment (an inline value) cannot hold."""
+    words = text.split()
+    return " ".join(w if i % 2 or w.startswith("--") else "--" + w for i, w in enumerate(words))
 
 
 def program_name(variant, options):

@@ -257,6 +257,10 @@ PROGRAM_EXPR = re.compile(r"((?:naive|optimized|library)(?:\[[^\]]*\])?)\s+(.+)"
 def resolve_value(data, c, query):
     """The text of one inline value; ResultsError naming the README and the query."""
     where = f"{rel(c.readme)}: <!-- value: {query} -->"
+    if "--" in query:
+        # HTML ends a comment's validity at '--': Pandoc and GitHub would print the query.
+        raise ResultsError(f"{where}: '--' cannot stand inside an HTML comment; write a "
+                           "configuration as optimized[min-blocks 4]")
     m = re.fullmatch(r"(.*?)\s+:(\S+)", query.strip())
     body, fmt = (m.group(1), m.group(2)) if m else (query.strip(), None)
     words = body.split(None, 1)
@@ -282,7 +286,7 @@ def resolve_value(data, c, query):
             else:
                 pm = PROGRAM_EXPR.fullmatch(rest)
                 if not pm:
-                    raise ResultsError("expected a program (naive, optimized[--knob v]) and "
+                    raise ResultsError("expected a program (naive, optimized[knob v]) and "
                                        "an expression")
                 parsed, program = ev.parse_value(pm.group(2), "expression"), pm.group(1)
             pm = ev.PROGRAM_REF.fullmatch(program)

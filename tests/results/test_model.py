@@ -190,6 +190,10 @@ def main():
                 good.replace("claim store-sectors naive", "claim nosuch naive"))
         expect(t, "PLANT an inline value naming no claim: `readme` fails", ["readme"], 1,
                "<!-- value: h100 claim nosuch naive -->")
+        t.write(f"chapters/{CHAPTER}/README.md",
+                good.replace("claim store-sectors naive", "claim store-sectors naive[--rows 4]"))
+        expect(t, "PLANT '--' inside an inline value (an HTML comment cannot hold it): "
+               "`readme` fails", ["readme"], 1, "'--' cannot stand inside an HTML comment")
         t.write(f"chapters/{CHAPTER}/README.md", good)
 
         # Claims: contradicted, not recorded, stale; a missed prediction is not a failure.
