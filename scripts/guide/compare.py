@@ -185,12 +185,14 @@ def runtime_block(data):
             continue
         every = rows + data.sweeps.get(slug, [])
         chapters = len({r["chapter"] for r in rows})
-        minutes = run_seconds(every) / 60
+        took = run_seconds(every)
+        took = f"{took / 60:.0f} minutes" if took >= 120 else f"{took:.0f} s"
         timed = sum(int(r["samples"]) * float(r["median_us"]) for r in every
                     if r["median_us"]) / 1e6
-        lines.append(f"- {rows[0]['gpu']}: about {minutes:.0f} minutes to measure {chapters} "
-                     f"chapters ({len(every)} programs and configurations), of which the timed "
-                     f"samples themselves are {timed:.0f} s; the rest is inputs, the CPU reference, "
+        plural = "s" * (chapters != 1)
+        lines.append(f"- {rows[0]['gpu']}: about {took} to measure {chapters} chapter{plural} "
+                     f"({len(every)} programs and configurations), of which the timed samples "
+                     f"themselves are {timed:.0f} s; the rest is inputs, the CPU reference, "
                      "verification, warm-up and the L2 flush before each sample.")
     if not lines:
         return "No GPU has measured the chapters yet."
