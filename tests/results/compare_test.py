@@ -90,6 +90,9 @@ def main():
                       ["compare-chapter", local], 0,
                       ["Chapter 20 beside the reference GPUs", "H100 80GB HBM3 (yours)",
                        "optimized % of roof", "H200 "], absent=["stale", "!"])
+        tm.check("compare-chapter: the local line holds its speedup and % of roof",
+                 any("(yours)" in l and "6.91x" in l and l.endswith("91% copy")
+                     for l in text.splitlines()), text)
         tm.check("compare-chapter: a reference line holds speedup, % of roof and yours/theirs",
                  any(l.split()[:1] == ["H200"] and l.rstrip().endswith("x") and "% copy" in l
                      for l in text.splitlines()), text)
@@ -130,6 +133,16 @@ def main():
                ["compare-chapter", local], 0,
                ["2.00x !", "your speedup is 2.00x the Test GPU T1's",
                 "\"When it does not help\" in chapters/20-matrix-transpose/README.md"])
+
+        # A GPU whose name is a part of another's: its exact name wins; the part is ambiguous.
+        t.write("results/nvidia-h100.csv", csv_text(t.header, reference_rows(
+            t, f"results/{tm.SLUG}.csv", gpu="NVIDIA H100")))
+        expect(t, "compare --gpu 'NVIDIA H100' takes nvidia-h100.csv, beside the longer name",
+               ["compare", "--gpu", "NVIDIA H100"], 0,
+               ["Your GPU (NVIDIA H100)", "yours/H100 80GB HBM3"])
+        expect(t, "compare --gpu h100 with two H100 files: ambiguous, exit 1",
+               ["compare", "--gpu", "h100"], 1, ["'h100' matches 2 results files"])
+        os.remove(os.path.join(t.root, "results", "nvidia-h100.csv"))
 
         # The top README's runtime block: generated from the rows' times, never typed.
         t.write("README.md", "# x\n\n<!-- runtime -->\n<!-- /runtime -->\n")
