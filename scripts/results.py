@@ -18,6 +18,8 @@
     results.py book-json                the JSON document the book lays out (scripts/guide/book.py)
     results.py compare-chapter FILE     the rows `make chapter-NN` just measured beside each
                                         reference GPU's (scripts/guide/compare.py)
+    results.py run-times                chapter number and milliseconds per program run on the
+                                        reference GPUs (make results' estimate of the time left)
     results.py compare [--gpu NAME]     `make compare`: every chapter, this GPU (nvidia-smi's,
                                         or NAME: a GPU name or a unique part of a results
                                         file's name) next to each reference GPU
@@ -268,6 +270,14 @@ def cmd_compare_chapter(args, results_dir):
     return 0
 
 
+def cmd_run_times(args, results_dir):
+    if args:
+        raise Usage("run-times takes only --results-dir DIR")
+    for number, seconds in compare.run_seconds_per_chapter(Data(results_dir)).items():
+        print(f"{number}\t{seconds * 1000:.0f}")
+    return 0
+
+
 def cmd_compare(args, results_dir):
     if args and (args[0] != "--gpu" or len(args) != 2 or not args[1]):
         raise Usage("compare takes only --gpu NAME")
@@ -282,7 +292,8 @@ def cmd_compare(args, results_dir):
 
 COMMANDS = {"columns": cmd_columns, "table": cmd_table, "merge": cmd_merge, "merge-evidence": cmd_merge_evidence, "stale": cmd_stale,
             "claims": cmd_claims, "readme": cmd_readme, "book-json": cmd_book_json,
-            "compare-chapter": cmd_compare_chapter, "compare": cmd_compare}
+            "compare-chapter": cmd_compare_chapter, "compare": cmd_compare,
+            "run-times": cmd_run_times}
 
 
 def main(argv):

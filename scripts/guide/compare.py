@@ -176,6 +176,23 @@ def run_seconds(rows):
     return sum(g for g in gaps if g <= SESSION_GAP_S)
 
 
+def run_seconds_per_chapter(data):
+    """chapter number -> seconds one program run took, the mean over every GPU's recorded rows
+    (results and sweeps): a row's run is the time since the row before it in the same session.
+    `make results` estimates the time left from it."""
+    per = {}
+    for slug, rows in data.results.items():
+        every = sorted((r for r in rows + data.sweeps.get(slug, []) if r["date"]),
+                       key=lambda r: r["date"])
+        stamps = [datetime.datetime.fromisoformat(r["date"].replace("Z", "+00:00"))
+                  for r in every]
+        for prev, (r, t) in zip(stamps, list(zip(every, stamps))[1:]):
+            gap = (t - prev).total_seconds()
+            if gap <= SESSION_GAP_S:
+                per.setdefault(int(r["chapter"]), []).append(gap)
+    return {n: sum(g) / len(g) for n, g in sorted(per.items())}
+
+
 def runtime_block(data):
     """The top README's <!-- runtime --> block: how long the measuring pass of `make results`
     took on each GPU with a results file."""
