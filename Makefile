@@ -80,6 +80,7 @@ help:
 	@echo "             its bin/ (now: nvcc = $(NVCC))"
 	@echo "  CHAPTERS   chapter numbers for results, evidence and sanitize: CHAPTERS=\"20 13\""
 	@echo "  ARGS       options for chapter-NN and profile-NN programs: ARGS=\"--size 4096\""
+	@echo "  GPU        make compare: whose results are yours (default: this machine's GPU)"
 	@echo "  WERROR     1: warnings are errors (make test and CI set it)"
 	@echo "  CFLAGS     gcc's flags for the host C of common/"
 
