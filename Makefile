@@ -47,7 +47,7 @@ LIBCOMMON    := $(BUILD)/libcommon.a
 # Objects are intermediates of the programs; keep them so a rebuild compiles only what changed.
 .SECONDARY:
 .DELETE_ON_ERROR:
-.PHONY: all help test unit results evidence sanitize readme deps clean print-arch print-nvcc FORCE
+.PHONY: all help test unit results evidence sanitize compare readme deps clean print-arch print-nvcc FORCE
 .DEFAULT_GOAL := help
 
 help:
@@ -59,6 +59,8 @@ help:
 	@echo "                      their evidence (needs a GPU and ncu)"
 	@echo "  make evidence       record the profiler, compiler and host evidence of the chapters into"
 	@echo "                      results/evidence/<gpu>.csv (needs a GPU and ncu)"
+	@echo "  make compare        this GPU's results next to each reference GPU's, every chapter"
+	@echo "                      (after make results; GPU=NAME compares another results file)"
 	@echo "  make readme         regenerate the generated blocks of every chapter README"
 	@echo "  make test           host unit tests, warnings-as-errors build, CLI and no-GPU checks,"
 	@echo "                      results staleness, the book; on a GPU every chapter at small and odd"
@@ -78,6 +80,7 @@ help:
 	@echo "             its bin/ (now: nvcc = $(NVCC))"
 	@echo "  CHAPTERS   chapter numbers for results, evidence and sanitize: CHAPTERS=\"20 13\""
 	@echo "  ARGS       options for chapter-NN and profile-NN programs: ARGS=\"--size 4096\""
+	@echo "  GPU        make compare: whose results are yours (default: this machine's GPU)"
 	@echo "  WERROR     1: warnings are errors (make test and CI set it)"
 	@echo "  CFLAGS     gcc's flags for the host C of common/"
 
@@ -197,6 +200,11 @@ sanitize:
 	@$(call need_tool,compute-sanitizer,the CUDA Compute Sanitizer)
 	+@$(MAKE) --no-print-directory $(notdir $(SELECTED))
 	@scripts/sanitize.sh $(SELECTED)
+
+# GPU: whose results are "yours" (a GPU name or a unique part of a results file's name);
+# empty: the GPU nvidia-smi names.
+compare:
+	@python3 scripts/results.py compare $(if $(GPU),--gpu '$(GPU)')
 
 readme:
 	@python3 scripts/results.py readme $(CHAPTER_DIRS)

@@ -37,18 +37,44 @@ for d in "${dirs[@]}"; do
     done
 done
 
+# The time left, on a terminal: each remaining run at its chapter's recorded time per run on
+# the reference GPUs, scaled by how this GPU has kept pace with those times so far. Shown
+# only when every run has a recorded time.
+declare -A ref_ms
+if [ $tty -eq 1 ]; then
+    while IFS=$'\t' read -r n ms; do ref_ms[$n]=$ms; done < <(python3 "$here/results.py" run-times 2>/dev/null)
+fi
+left_ms=0
+for run in "${runs[@]}"; do
+    n=$((10#$(basename "${run%%|*}" | cut -c1-2)))
+    [ -n "${ref_ms[$n]:-}" ] && [ "$left_ms" -ge 0 ] && left_ms=$((left_ms + ${ref_ms[$n]})) || left_ms=-1
+done
+done_ms=0
+time_left() { # -> ", about N s left" (or min), or nothing
+    [ "$left_ms" -gt 0 ] || return 0
+    local elapsed_ms=$(((SECONDS - start) * 1000)) est=$left_ms
+    [ "$done_ms" -gt 0 ] && [ "$elapsed_ms" -gt 0 ] && est=$((left_ms * elapsed_ms / done_ms))
+    if [ "$est" -ge 120000 ]; then echo ", about $(((est + 30000) / 60000)) min left"
+    else echo ", about $(((est + 500) / 1000)) s left"; fi
+}
+
 failed=() skipped=() measured_chapters=()
 declare -A chapter_ok
 k=0
 for run in "${runs[@]}"; do
     IFS='|' read -r d prog options <<<"$run"
     k=$((k + 1))
+    if [ "$left_ms" -gt 0 ] && [ $k -gt 1 ]; then     # the run before this one is done
+        n=$((10#$(basename "$prev_d" | cut -c1-2)))
+        done_ms=$((done_ms + ${ref_ms[$n]})) left_ms=$((left_ms - ${ref_ms[$n]}))
+    fi
+    prev_d=$d
     name=$(basename "$d") v=$(basename "$prog")
     what="$name $v${options:+ $options}"
     log="build/logs/$name/$v${options:+-$(tr -c 'a-zA-Z0-9_=\n-' '_' <<<"$options")}.log"
     mkdir -p "$(dirname "$log")"
     if [ $tty -eq 1 ]; then
-        echo "[$k/${#runs[@]}] $what ($((SECONDS - start)) s so far)"
+        echo "[$k/${#runs[@]}] $what ($((SECONDS - start)) s so far$(time_left))"
     else
         echo "== $prog${options:+ $options}"
     fi

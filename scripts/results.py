@@ -16,6 +16,13 @@
                                         exit 1 on a missed or unrecorded claim or stale evidence
     results.py readme [--check] [DIR...]  rewrite (or verify) the README blocks and inline values
     results.py book-json                the JSON document the book lays out (scripts/guide/book.py)
+    results.py compare-chapter FILE     the rows `make chapter-NN` just measured beside each
+                                        reference GPU's (scripts/guide/compare.py)
+    results.py run-times                chapter number and milliseconds per program run on the
+                                        reference GPUs (make results' estimate of the time left)
+    results.py compare [--gpu NAME]     `make compare`: every chapter, this GPU (nvidia-smi's,
+                                        or NAME: a GPU name or a unique part of a results
+                                        file's name) next to each reference GPU
 
 Every command takes --results-dir DIR (default: results/). Exit status: 0 fine, 1 a fault
 in the data (one line naming file, line and column), 2 a bad command line.
@@ -27,6 +34,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+from guide import compare                                           # noqa: E402
 from guide import evidence as ev                                    # noqa: E402
 from guide import render                                            # noqa: E402
 from guide.book import book_json                                    # noqa: E402
@@ -249,8 +257,43 @@ def cmd_book_json(args, results_dir):
     return 0
 
 
+def cmd_compare_chapter(args, results_dir):
+    if len(args) != 1:
+        raise Usage("compare-chapter needs one file (the rows just measured)")
+    data = Data(results_dir)               # a malformed reference file stops here, with its line
+    rows = read_results(args[0], data.chapters, named=False)
+    if not rows:
+        raise ResultsError(f"{args[0]}: no rows")
+    if len({r["chapter"] for r in rows}) != 1:
+        raise ResultsError(f"{args[0]}: rows of more than one chapter")
+    print("\n".join(compare.chapter_block(data, rows)))
+    return 0
+
+
+def cmd_run_times(args, results_dir):
+    if args:
+        raise Usage("run-times takes only --results-dir DIR")
+    for number, seconds in compare.run_seconds_per_chapter(Data(results_dir)).items():
+        print(f"{number}\t{seconds * 1000:.0f}")
+    return 0
+
+
+def cmd_compare(args, results_dir):
+    if args and (args[0] != "--gpu" or len(args) != 2 or not args[1]):
+        raise Usage("compare takes only --gpu NAME")
+    name = compare.local_gpu_name(args[1] if args else None)
+    if name is None:
+        raise Usage("nvidia-smi names no GPU on this machine: say whose results to compare "
+                    "with --gpu NAME (make compare GPU=NAME)")
+    data = Data(results_dir)
+    print("\n".join(compare.compare_table(data, compare.resolve_local(data, name))))
+    return 0
+
+
 COMMANDS = {"columns": cmd_columns, "table": cmd_table, "merge": cmd_merge, "merge-evidence": cmd_merge_evidence, "stale": cmd_stale,
-            "claims": cmd_claims, "readme": cmd_readme, "book-json": cmd_book_json}
+            "claims": cmd_claims, "readme": cmd_readme, "book-json": cmd_book_json,
+            "compare-chapter": cmd_compare_chapter, "compare": cmd_compare,
+            "run-times": cmd_run_times}
 
 
 def main(argv):

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # make chapter-NN: run each program of one chapter (verify, then time), then
-# print one table. Extra arguments go to every program. Exit 1 if a check failed.
+# print one table and, below it, the same chapter on each reference GPU in
+# results/. Extra arguments go to every program. Exit 1 if a check failed or a
+# results file is malformed.
 set -u
 here=$(dirname "$0")
 . "$here/variants.sh"
@@ -22,6 +24,11 @@ for prog in $(chapter_programs "$dir"); do
     echo
 done
 python3 "$here/results.py" table "$rows" || status=1
+# A failed check has no speedup to compare.
+if [ $status -eq 0 ]; then
+    echo
+    python3 "$here/results.py" compare-chapter "$rows" || { rm -f "$rows"; exit 1; }
+fi
 rm -f "$rows"
 [ $status -eq 0 ] || echo "a check FAILED: its program printed which elements are wrong" >&2
 exit $status

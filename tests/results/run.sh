@@ -21,6 +21,10 @@ if [ "$(header_of "$tmp/planted.c")" != "$want" ]; then echo "PASS: a column ren
 else echo "FAIL: a column renamed in C alone went unnoticed"; fail=1; fi
 
 python3 tests/results/test_model.py || fail=1
+# Your GPU beside the reference GPUs: make chapter-NN's block, make compare, the runtime block.
+python3 tests/results/compare_test.py || fail=1
+# make results without a GPU: a program refused for size is skipped; progress on a terminal.
+tests/results/measure_test.sh || fail=1
 # The evidence producer's parsers (ncu, ptxas, cuobjdump, host lines) and merge-evidence.
 tests/results/evidence_test.sh | grep -E '^(PASS|FAIL)' ; [ "${PIPESTATUS[0]}" -eq 0 ] || fail=1
 exit $fail
