@@ -258,8 +258,17 @@ local function generated(c, g) -- the book's layout of one generated block of a 
   elseif g.kind == 'results' then
     return results_section(c)
   end
-  -- Sweep and evidence (with the prediction's and claims' verdicts): as `make readme` writes them.
-  return {generated_blocks(c.nn, g.markdown, g.kind)}
+  -- Sweep and evidence (with the prediction's and claims' verdicts): as `make readme` writes them;
+  -- a sweep of one numeric knob is also drawn as a curve, after its table.
+  local out, sc = {generated_blocks(c.nn, g.markdown, g.kind)}, c.sweep_chart
+  if g.kind == 'sweep' and sc then
+    local roofs = false
+    for _, s in ipairs(sc.series) do roofs = roofs or s.roof ~= nil end -- the chart draws these
+    out[2] = figure_block(c.nn, 'Chapter ' .. c.number .. ': ' .. md_escape(sc.unit or 'median time (µs)') .. ' of the ' ..
+      md_escape(sc.program) .. ' program against `--' .. sc.knob .. '`, per GPU' ..
+      (roofs and ('; each dashed line is a GPU\'s ' .. md_escape(sc.roof_title or 'roof') .. '.') or '.'), charts.sweep(c.nn, sc))
+  end
+  return out
 end
 
 local function chapter_blocks(c)

@@ -1,7 +1,7 @@
 -- book/charts.lua: the book's charts, for book/book.lua. A chart is a gnuplot script drawn as SVG
 -- (HTML, EPUB) and converted to PDF by rsvg-convert (LaTeX); an unchanged script is not redrawn.
--- Returns function(dir, fail) -> {chapter = function(nn, chart), summary = function(gpus, rows)},
--- where chart and rows are as in the JSON of `scripts/results.py book-json`.
+-- Returns function(dir, fail) -> {chapter = function(nn, chart), sweep = function(nn, sweep_chart),
+-- summary = function(gpus, rows)}, where the arguments are as in the JSON of `scripts/results.py book-json`.
 
 local VARIANT_COLOR = {naive = '#d1603d', optimized = '#2a6fb0', library = '#8c8c8c'}
 local GPU_COLORS = {'#3a9a5b', '#8e5bb5', '#c49a1b', '#4d4d4d', '#1b9aaa', '#b5485d'}
@@ -108,6 +108,35 @@ local function chapter_chart(nn, chart)
   return bar_chart('ch' .. nn, bars, labels, xt, setup, extra, key)
 end
 
+-- One program's rate against the one knob its sweeps vary: a line per GPU and, where the GPU has
+-- one, its roof as a dashed line of the same colour.
+local function sweep_chart(nn, sc)
+  local data, plot, ymax, xmin, xmax = {}, {}, 0, math.huge, -math.huge
+  for gi, g in ipairs(sc.series) do
+    local color = gq(GPU_COLORS[(gi - 1) % #GPU_COLORS + 1])
+    data[#data + 1] = '$s' .. gi .. ' << EOD'
+    for _, p in ipairs(g.points) do
+      data[#data + 1] = string.format('%.6g %.6g', p[1], p[2])
+      ymax, xmin, xmax = math.max(ymax, p[2]), math.min(xmin, p[1]), math.max(xmax, p[1])
+    end
+    data[#data + 1] = 'EOD'
+    plot[#plot + 1] = '$s' .. gi .. ' using 1:2 with linespoints lw 2 pt 7 ps 0.7 lc rgb ' .. color ..
+                      ' title ' .. gq(g.short)
+    if g.roof then
+      plot[#plot + 1] = string.format('%.6g with lines dt 2 lw 2 lc rgb %s title %s', g.roof, color,
+                                      gq(g.short .. ' ' .. (sc.roof_title or 'roof')))
+      ymax = math.max(ymax, g.roof)
+    end
+  end
+  -- The curves rise to the right, so the key goes bottom right, clear of them and of the roofs.
+  local pad = (xmax - xmin) * 0.03
+  local setup = "set key bottom right vertical Left reverse\nset grid xtics ytics lc rgb '#e3e3e3' lt 1\nset xtics scale 1\n" ..
+    'set ylabel ' .. gq(sc.axis) .. '\nset xlabel ' .. gq('--' .. sc.knob .. ' (' .. sc.program .. ' program)') .. '\n' ..
+    string.format('set xrange [%.6g:%.6g]\nset yrange [0:%.6g]\n', math.max(0, xmin - pad), xmax + pad, ymax > 0 and ymax * 1.12 or 1)
+  return render_chart('ch' .. nn .. '-sweep', STYLE .. table.concat(data, '\n') .. '\n' .. setup ..
+    'plot ' .. table.concat(plot, ', \\\n     ') .. '\n')
+end
+
 -- The summary: speedup of optimized over naive, per chapter and GPU, on a log scale.
 local function summary_chart(gpus, summary)
   local ng = #gpus
@@ -138,5 +167,5 @@ end
 return function(dir, fail_fn)
   CHARTS, fail = dir, fail_fn
   sh('mkdir -p ' .. q(CHARTS))
-  return {chapter = chapter_chart, summary = summary_chart}
+  return {chapter = chapter_chart, sweep = sweep_chart, summary = summary_chart}
 end

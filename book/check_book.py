@@ -47,8 +47,9 @@ def pdf_chapters(text, chapters):
     return out
 
 
-def html_chapters(dom, chapters):
-    """nn -> the chapter's HTML text, from its heading's id to the next chapter or part."""
+def html_chapters(dom, chapters, raw=False):
+    """nn -> the chapter's HTML text (its markup if raw), from its heading's id to the next
+    chapter or part."""
     out = {}
     for c in chapters:
         m = re.search(f'id="ch-{c["nn"]}"', dom)
@@ -57,8 +58,31 @@ def html_chapters(dom, chapters):
         end = re.compile(r'id="(ch-\d\d|part-\d|summary|guideline-index|reproduce)"')
         e = end.search(dom, m.end())
         chunk = dom[m.start():e.start() if e else len(dom)]
-        out[c["nn"]] = html.unescape(re.sub(r"<[^>]*>", " ", chunk))
+        out[c["nn"]] = chunk if raw else html.unescape(re.sub(r"<[^>]*>", " ", chunk))
     return out
+
+
+def check_sweep_chart(c, pdf_text, dom_chunk):
+    """A chapter's sweep_chart is a numbered figure in both editions: its caption (which names
+    the program and the knob, and mentions a dashed roof line exactly when one is drawn) in
+    the PDF's text, and an <img> or <svg> in a <figure> with that caption in the HTML."""
+    sc, nn = c["sweep_chart"], c["nn"]
+    what = f"{sc['unit'] or 'median time (µs)'} of the {sc['program']} program against --{sc['knob']}"
+    roofs = any(g["roof"] is not None for g in sc["series"])
+    m = re.search(rf"Figure{c['number']}\.\d+:Chapter{c['number']}:{re.escape(squeeze(what))}"
+                  r",perGPU([^.]*)\.", squeeze(pdf_text))
+    check(m is not None, f"chapter {nn}: the sweep chart of {sc['program']} against --{sc['knob']} "
+          f"is a figure in the PDF (caption \"Figure {c['number']}.N: Chapter {c['number']}: {what}\")")
+    if m:
+        said = "dashed" in m.group(1)
+        check(said == roofs, f"chapter {nn}: the sweep chart's caption "
+              f"{'mentions' if said else 'does not mention'} a roof line, and the data has "
+              f"{'a roof' if roofs else 'no roof'} to draw")
+    figures = re.findall(r"<figure\b.*?</figure>", dom_chunk, re.S)
+    shown = [f for f in figures if re.search(r"<(img|svg)\b", f) and squeeze(what) in
+             squeeze(html.unescape(re.sub(r"<[^>]*>", " ", f.split("<figcaption", 1)[-1])))]
+    check(len(shown) == 1, f"chapter {nn}: the sweep chart is an <img>/<svg> figure in the HTML "
+          f"with its caption ({len(shown)} found)")
 
 
 def f1(x):
@@ -77,7 +101,8 @@ def main(argv):
         print(f"error: {e}", file=sys.stderr)
         return 2
     written = [c for c in data["chapters"] if c["status"] == "written"]
-    texts = {"pdf": pdf_chapters(pdf, written), "html": html_chapters(dom, written)}
+    texts = {"pdf": pdf_chapters(pdf, written), "html": html_chapters(dom, written),
+             "html_raw": html_chapters(dom, written, raw=True)}
     for c in written:
         for fmt in ("pdf", "html"):
             check(c["nn"] in texts[fmt], f"chapter {c['nn']} \"{c['title']}\" is in the {fmt.upper()}")
@@ -119,7 +144,8 @@ def main(argv):
                     missing = [x for x in nums if x and not re.search(rf"(?<![\d.]){re.escape(x)}(?![\d])", text)]
                     check(not missing, f"{where}: its numbers are in the chapter ({fmt})" +
                           (f"; missing {' '.join(missing)}" if missing else ""))
-        # Verdicts and evidence.
+        if c.get("sweep_chart"):
+            check_sweep_chart(c, pdf_text, texts["html_raw"].get(nn, ""))
         # Verdicts and evidence, from the README's evidence block (results.py renders it).
         hint = " (does its README have an <!-- evidence --> block?)"
         for slug, v in (c["prediction"] or {}).get("verdicts", {}).items():

@@ -33,6 +33,12 @@ library, or a configuration such as "optimized[--min-blocks 4]".
               "variants": ["naive", ...],
               "series": [{"gpu": slug, "short": "H200", "values": {"naive": 901.8},
                           "labels": {"library": "FAIL"}, "roof": 4262.5 | null}]} | null,
+    "sweep_chart": {"knob": "warps-per-sm", "program": "optimized", "field": "rate" | "median_us",
+                    "unit": "GB/s" | null, "axis": "GB/s (higher is better)",
+                    "roof_title": "copy roof" | null,
+                    "series": [{"gpu": slug, "short": "H200", "stale": bool, "roof": x | null,
+                                "points": [[knob value, rate], ...]}]} | null,
+                                           # sorted by knob value; the default row included
     "evidence": [{"gpu": slug, "name", "arch", "size", "stale", "programs": [...],
                   "metrics": [{"tool", "metric", "unit", "values": {program: number}}]}],
     "prediction": {"speedup": [lo, hi], "because": "...",
@@ -164,6 +170,10 @@ def chapter_sweeps(data, c, slug):
             "stale": any(r["source_hash"] != c.hash for r in rows), "rows": out}
 
 
+def roof_title(roof_name):
+    return {"copy": "copy roof", "fp32": "FP32 peak"}.get(roof_name, f"{roof_name} roof")
+
+
 def chart(results):
     if not results:
         return None
@@ -184,11 +194,75 @@ def chart(results):
         series.append({"gpu": g["gpu"], "short": short(g["name"]), "values": values,
                        "labels": labels,
                        "roof": sum(roofs) / len(roofs) if roofs and unit else None})
-    roof_title = ({"copy": "copy roof", "fp32": "FP32 peak"}.get(roof_name, f"{roof_name} roof")
-                  if roof_name else None)
     axis = f"{unit} (higher is better)" if unit else "median time in µs (lower is better)"
-    return {"field": field, "unit": unit, "axis": axis, "roof_title": roof_title,
+    return {"field": field, "unit": unit, "axis": axis,
+            "roof_title": roof_title(roof_name) if roof_name else None,
             "variants": present, "series": series}
+
+
+def parse_knobs(text):
+    return dict(kv.partition("=")[::2] for kv in text.split(";") if kv)
+
+
+SWEEP_CHART_MIN_POINTS = 4  # fewer points than this read better as the sweep table alone
+
+
+def sweep_chart(data, c, results):
+    """The curve of one program's rate against the one numeric knob its sweeps vary, per GPU,
+    the default row included; None unless the chapter has such a knob with at least
+    SWEEP_CHART_MIN_POINTS values. Where several programs qualify, the optimized one is drawn
+    (the program the chapter tunes; a naive that ignores the knob is a flat control)."""
+    rows = {}  # program -> [(slug, row)] over sweeps and the default results
+    for slug in data.results.keys() | data.sweeps.keys():
+        for sweeps in (True, False):
+            for r in data.chapter_rows(slug, c.number, sweeps=sweeps):
+                rows.setdefault(r["variant"], []).append((slug, r))
+    unit = next((g["unit"] for g in results if g["unit"]), None)
+    field = "rate" if unit else "median_us"
+    for program in sorted(rows, key=lambda v: (v != "optimized", VARIANTS.index(v))):
+        knobs = [parse_knobs(r["knobs"]) for _, r in rows[program]]
+        names = {k for d in knobs for k in d}
+        varied = [k for k in sorted(names) if len({d.get(k) for d in knobs}) > 1]
+        if len(varied) != 1:
+            continue
+        knob = varied[0]
+        values = [num_or_none(d.get(knob, "")) for d in knobs]
+        if None in values or len(set(values)) < SWEEP_CHART_MIN_POINTS:
+            continue
+        series = {}
+        for (slug, r), x in zip(rows[program], values):
+            y = num(r[field])
+            if y is None:
+                continue  # a failed or unmeasured point is in the table, not on the curve
+            g = series.setdefault(slug, {"gpu": slug, "short": short(r["gpu"]), "stale": False,
+                                         "roofs": [], "points": []})
+            g["points"].append([int(x) if x.is_integer() else x, y])
+            g["stale"] |= r["source_hash"] != c.hash
+            if r["roof"] and unit:
+                g["roofs"].append(float(r["roof"]))
+        out = []
+        for slug in sorted(series):
+            g = series[slug]
+            roofs = g.pop("roofs")
+            g["roof"] = sum(roofs) / len(roofs) if roofs else None
+            g["points"].sort()
+            out.append(g)
+        if not any(len(g["points"]) >= SWEEP_CHART_MIN_POINTS for g in out):
+            continue
+        roof_name = next((g["roof_name"] for g in results if g["roof_name"]), None)
+        return {"knob": knob, "program": program, "field": field, "unit": unit,
+                "axis": f"{unit} (higher is better)" if unit else
+                        "median time in µs (lower is better)",
+                "roof_title": roof_title(roof_name) if roof_name and unit else None,
+                "series": out}
+    return None
+
+
+def num_or_none(text):
+    try:
+        return float(text)
+    except ValueError:
+        return None
 
 
 def chapter_evidence(data, c, slug):
@@ -212,7 +286,7 @@ def chapter_doc(data, c):
            "title": c.readme_title(), "status": c.status,
            "folder": rel(c.dir) if c.dir else None, "readme": rel(c.readme) if c.readme else None,
            "source_hash": c.hash, "blocks": [], "values": [], "results": [], "sweeps": [],
-           "chart": None, "evidence": [], "prediction": None, "claims": []}
+           "chart": None, "sweep_chart": None, "evidence": [], "prediction": None, "claims": []}
     if not c.dir:
         return doc
     if c.readme:
@@ -230,6 +304,7 @@ def chapter_doc(data, c):
     doc["results"] = [x for x in (chapter_results(data, c, s) for s in data.results) if x]
     doc["sweeps"] = [x for x in (chapter_sweeps(data, c, s) for s in data.sweeps) if x]
     doc["chart"] = chart(doc["results"])
+    doc["sweep_chart"] = sweep_chart(data, c, doc["results"])
     doc["evidence"] = [x for x in (chapter_evidence(data, c, s) for s in gpus) if x]
     spec = data.specs.get(c.number)
     if spec and spec["prediction"]:
