@@ -106,6 +106,11 @@ def main(argv):
     for c in written:
         for fmt in ("pdf", "html"):
             check(c["nn"] in texts[fmt], f"chapter {c['nn']} \"{c['title']}\" is in the {fmt.upper()}")
+    # A generated marker the writer did not take as a comment shows its query as text.
+    for fmt in ("pdf", "html"):
+        shown = [nn for nn, text in texts[fmt].items() if "<!--" in text or "-->" in text]
+        check(not shown, f"no HTML comment marker is printed in the {fmt.upper()}"
+              + (f" (chapters {', '.join(shown)})" if shown else ""))
     for c in written:
         nn, pdf_text = c["nn"], texts["pdf"].get(c["nn"], "")
         # Listings: numbered in README order; label, first code line and all lines shown.
