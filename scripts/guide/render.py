@@ -337,7 +337,18 @@ def blocks(data, c, text):
             for m in BLOCK.finditer(text)]
 
 
+LINE_START_VALUE = re.compile(r"^[ \t]*<!-- value:", re.M)
+
+
 def render_readme(data, c, text):
+    # A line that begins with a comment starts an HTML block in Markdown (Pandoc's and
+    # GitHub's), which breaks the sentence around an inline value in two.
+    m = LINE_START_VALUE.search(text)
+    if m:
+        line = text.count("\n", 0, m.start()) + 1
+        raise ResultsError(f"{rel(c.readme)}:{line}: an inline value begins the line; join it to "
+                           "the line before, so that it stays inside its sentence")
+
     def repl(m):
         kind, args = m.group(1) or m.group(3), m.group(2) or ""
         opening = f"<!-- {kind}: {args} -->" if m.group(1) else f"<!-- {kind} -->"

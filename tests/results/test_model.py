@@ -46,9 +46,7 @@ holds = "naive > 2 * optimized"
 
 README = """# 20. Matrix transpose
 
-Speedup <!-- value: h100 speedup :.1f -->WRONG<!-- /value -->x; sectors per request
-<!-- value: h100 claim store-sectors naive -->WRONG<!-- /value --> and
-<!-- value: h100 optimized ncu:l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum / 1e3 :.2f -->WRONG<!-- /value -->.
+Speedup <!-- value: h100 speedup :.1f -->WRONG<!-- /value -->x; sectors per request are <!-- value: h100 claim store-sectors naive -->WRONG<!-- /value --> and <!-- value: h100 optimized ncu:l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum / 1e3 :.2f -->WRONG<!-- /value -->.
 
 <!-- evidence -->
 <!-- /evidence -->
@@ -194,6 +192,11 @@ def main():
                 good.replace("claim store-sectors naive", "claim store-sectors naive[--rows 4]"))
         expect(t, "PLANT '--' inside an inline value (an HTML comment cannot hold it): "
                "`readme` fails", ["readme"], 1, "'--' cannot stand inside an HTML comment")
+        t.write(f"chapters/{CHAPTER}/README.md", good.replace(" <!-- value: h100 speedup",
+                                                               "\n<!-- value: h100 speedup", 1))
+        expect(t, "PLANT an inline value at the start of a line (Markdown would cut the "
+               "sentence): `readme --check` fails", ["readme", "--check"], 1,
+               "an inline value begins the line")
         t.write(f"chapters/{CHAPTER}/README.md", good)
 
         # Claims: contradicted, not recorded, stale; a missed prediction is not a failure.
