@@ -30,22 +30,10 @@ local function fail(fmt, ...)
   os.exit(3)
 end
 
-local function q(s) return "'" .. (s:gsub("'", "'\\''")) .. "'" end
-local function sh(cmd)
-  local p = io.popen(cmd)
-  local out = p:read('a')
-  local ok, _, code = p:close()
-  return out, ok and 0 or code
-end
-local function read_file(path)
-  local f = io.open(path, 'rb')
-  if not f then return nil end
-  local s = f:read('a')
-  f:close()
-  return s
-end
+local shell = dofile(DIR .. 'shell.lua')
+local q, sh, read_file = shell.q, shell.sh, shell.read_file
 local function exists(path) return select(2, sh('test -e ' .. q(path))) == 0 end
-local function first_line(cmd) return (sh(cmd .. ' 2>/dev/null'):match('[^\n]*')) end
+local function first_line(cmd) return (sh('(' .. cmd .. ' 2>/dev/null)'):match('[^\n]*')) end
 
 local function md_escape(s) return (tostring(s):gsub('([\\`*_{}%[%]()<>#+!|$~^@&%%])', '\\%1')) end
 local function md_blocks(s) return pandoc.read(s, 'markdown').blocks end

@@ -7,20 +7,8 @@ local VARIANT_COLOR = {naive = '#d1603d', optimized = '#2a6fb0', library = '#8c8
 local GPU_COLORS = {'#3a9a5b', '#8e5bb5', '#c49a1b', '#4d4d4d', '#1b9aaa', '#b5485d'}
 local CHARTS, fail
 
-local function q(s) return "'" .. (s:gsub("'", "'\\''")) .. "'" end
-local function sh(cmd)
-  local p = io.popen(cmd .. ' 2>&1')
-  local out = p:read('a')
-  local ok = p:close()
-  return out, ok
-end
-local function read_file(path)
-  local f = io.open(path, 'rb')
-  if not f then return nil end
-  local s = f:read('a')
-  f:close()
-  return s
-end
+local shell = dofile((debug.getinfo(1, 'S').source:match('^@(.*/)') or './') .. 'shell.lua')
+local q, sh, read_file = shell.q, shell.sh, shell.read_file
 local function ftoa(x, digits) return string.format('%.' .. digits .. 'f', x) end
 
 local function gq(s) return "'" .. tostring(s):gsub("'", "''") .. "'" end
@@ -34,10 +22,10 @@ local function render_chart(name, script)
   local f = io.open(gp, 'wb') or fail('cannot write %s', gp)
   f:write(script)
   f:close()
-  local out, ok = sh('gnuplot ' .. q(gp))
-  if not ok or out:match('%S') then fail('gnuplot failed on %s:\n%s', gp, out) end
-  out, ok = sh('rsvg-convert -f pdf -o ' .. q(pdf) .. ' ' .. q(svg))
-  if not ok then fail('rsvg-convert failed on %s:\n%s', svg, out) end
+  local out, code = sh('gnuplot ' .. q(gp))
+  if code ~= 0 or out:match('%S') then fail('gnuplot failed on %s:\n%s', gp, out) end
+  out, code = sh('rsvg-convert -f pdf -o ' .. q(pdf) .. ' ' .. q(svg))
+  if code ~= 0 then fail('rsvg-convert failed on %s:\n%s', svg, out) end
   return svg
 end
 
