@@ -70,7 +70,7 @@ import re
 
 from . import evidence as ev
 from . import render
-from .model import ROOT, ResultsError, VARIANTS, rel
+from .model import ROOT, ResultsError, VARIANTS, number, rel
 
 
 def num(text):
@@ -226,7 +226,7 @@ def sweep_chart(data, c, results):
         if len(varied) != 1:
             continue
         knob = varied[0]
-        values = [num_or_none(d.get(knob, "")) for d in knobs]
+        values = [number(d.get(knob, "")) for d in knobs]
         if None in values or len(set(values)) < SWEEP_CHART_MIN_POINTS:
             continue
         series = {}
@@ -256,13 +256,6 @@ def sweep_chart(data, c, results):
                 "roof_title": roof_title(roof_name) if roof_name and unit else None,
                 "series": out}
     return None
-
-
-def num_or_none(text):
-    try:
-        return float(text)
-    except ValueError:
-        return None
 
 
 def chapter_evidence(data, c, slug):

@@ -12,7 +12,7 @@ import os
 import re
 import tomllib
 
-from .model import ResultsError, VARIANTS, rel, gpu_slug
+from .model import ResultsError, VARIANTS, check_identity, rel, gpu_slug
 
 COLUMNS = ("chapter,slug,variant,options,gpu,cc,arch,size,tool,metric,value,unit,"
            "source_hash,commit,date").split(",")
@@ -64,17 +64,7 @@ def read_evidence(path, chapters, named=True):
 
         def bad(col, why):
             raise ResultsError(f"{where}: column {col} = '{row[col]}': {why}")
-        if not re.fullmatch(r"\d+", row["chapter"]):
-            bad("chapter", "not a chapter number")
-        c = chapters.get(int(row["chapter"]))
-        if c is None:
-            bad("chapter", "no such chapter in chapters/")
-        if row["slug"] != c.slug:
-            bad("slug", f"chapter {c.nn} is '{c.slug}'")
-        if row["variant"] not in VARIANTS:
-            bad("variant", "not one of " + ", ".join(VARIANTS))
-        if not row["gpu"]:
-            bad("gpu", "empty")
+        check_identity(row, bad, chapters)
         if not re.fullmatch(r"[1-9]\d*", row["size"]):
             bad("size", "not a positive integer")
         if row["tool"] not in TOOLS:
@@ -87,8 +77,6 @@ def read_evidence(path, chapters, named=True):
             value = math.nan
         if not math.isfinite(value):
             bad("value", "not a finite number")
-        if not re.fullmatch(r"[0-9a-f]{12}", row["source_hash"]):
-            bad("source_hash", "not a 12-digit source hash")
         row["options"] = norm_options(row["options"])
         key = (int(row["chapter"]), row["variant"], row["options"], row["tool"], row["metric"])
         if key in seen:

@@ -119,17 +119,17 @@ def chapter_dirs():
     return [c.dir for c in read_toc() if c.dir]
 
 
-def _number(text):
+def number(text):
+    """A float, or None where the text is none."""
     try:
         return float(text)
     except ValueError:
         return None
 
 
-def check_row(row, where, chapters):
-    """Raise ResultsError naming the column of the first fault of one row."""
-    def bad(col, why):
-        raise ResultsError(f"{where}: column {col} = '{row[col]}': {why}")
+def check_identity(row, bad, chapters):
+    """The columns results and evidence rows share: chapter, slug, variant, gpu and source
+    hash; bad(column, why) raises."""
     if not re.fullmatch(r"\d+", row["chapter"]):
         bad("chapter", "not a chapter number")
     c = chapters.get(int(row["chapter"]))
@@ -141,6 +141,15 @@ def check_row(row, where, chapters):
         bad("variant", "not one of " + ", ".join(VARIANTS))
     if not row["gpu"]:
         bad("gpu", "empty")
+    if not re.fullmatch(r"[0-9a-f]{12}", row["source_hash"]):
+        bad("source_hash", "not a 12-digit source hash")
+
+
+def check_row(row, where, chapters):
+    """Raise ResultsError naming the column of the first fault of one row."""
+    def bad(col, why):
+        raise ResultsError(f"{where}: column {col} = '{row[col]}': {why}")
+    check_identity(row, bad, chapters)
     for col in INTEGER:
         if not re.fullmatch(r"\d+", row[col]):
             bad(col, "not a non-negative integer")
@@ -149,10 +158,10 @@ def check_row(row, where, chapters):
     for col in POSITIVE:
         if row[col] == "":
             continue
-        x = _number(row[col])
+        x = number(row[col])
         if x is None or not math.isfinite(x) or x <= 0:
             bad(col, "not a positive finite number")
-    x = _number(row["noise_pct"]) if row["noise_pct"] != "" else 0.0
+    x = number(row["noise_pct"]) if row["noise_pct"] != "" else 0.0
     if x is None or not math.isfinite(x) or x < 0:
         bad("noise_pct", "not a finite number >= 0")
     if row["rate_unit"] not in RATE_UNITS + [""]:
@@ -163,10 +172,8 @@ def check_row(row, where, chapters):
         bad("check", "not pass or fail")
     if row["check"] == "pass" and row["median_us"] == "":
         bad("median_us", "a passing row without a median")
-    if _number(row["max_err"]) is None:
+    if number(row["max_err"]) is None:
         bad("max_err", "not a number")
-    if not re.fullmatch(r"[0-9a-f]{12}", row["source_hash"]):
-        bad("source_hash", "not a 12-digit source hash")
 
 
 def read_results(path, chapters, named=True):
