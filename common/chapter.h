@@ -30,7 +30,14 @@ enum metric {
     METRIC_HOST_GBS, /* host<->device bytes / time; no device roof applies */
     METRIC_TIME,     /* time alone: no rate says anything useful (launch-bound work) */
     METRIC_SFU,      /* special-function evaluations (flops()) / time, % of the SFU peak */
-    METRIC_LOOKUPS   /* random lookups (flops()) / time, % of the measured random-sector roof */
+    METRIC_LOOKUPS,  /* random lookups (flops()) / time, % of the measured random-sector roof */
+    /* Instruction-throughput roofs from the guide's throughput table (5.4.1,
+     * "Arithmetic Instructions") and device attributes; flops() counts what
+     * each one names. */
+    METRIC_FP64,     /* FP64 flops (an FMA is 2) / time, % of the FP64 FMA peak */
+    METRIC_FP16,     /* FP16 flops (an FMA is 2, a half2 FMA 4) / time, % of the FP16 peak */
+    METRIC_CONVERT,  /* conversions to or from 64-bit types / time, % of their peak */
+    METRIC_INT32     /* 32-bit integer add/multiply-add operations / time, % of their peak */
 };
 
 /* What run_variant tells the problem: size, knobs and seed chosen by the user. */

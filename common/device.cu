@@ -25,6 +25,38 @@ static int sfu_lanes(int major, int minor)
     return major == 5 || (major == 6 && minor != 0) ? 32 : 16;
 }
 
+/* The other rows of that table (results per clock per SM) that Part IV's
+ * chapters are compared with. Only compute capabilities 7.0 and later are
+ * listed; this toolkit builds for nothing older. */
+static int fp64_lanes(int major, int minor)
+{
+    if (major == 9 || major == 10) return 64;      /* Hopper, datacenter Blackwell */
+    if ((major == 7 && minor == 0) || (major == 8 && minor == 0)) return 32;
+    return 2;                                      /* 7.5, 8.6, 8.7, 8.9, 12.x */
+}
+
+static int fp16_lanes(int major, int minor)
+{
+    if (major == 7 || (major == 8 && minor == 9)) return 128;
+    return 256;
+}
+
+/* Conversions from and to 64-bit types. */
+static int convert_lanes(int major, int minor)
+{
+    if ((major == 7 && minor == 0) || (major == 8 && minor == 0) || major == 9 || major == 10)
+        return 16;
+    return 2;
+}
+
+/* 32-bit integer multiply and multiply-add (add alone is also 64 on these). */
+static int int32_lanes(int major, int minor)
+{
+    (void)major;
+    (void)minor;
+    return 64;
+}
+
 static void version_text(int v, char *out, size_t len)
 {
     snprintf(out, len, "%d.%d", v / 1000, (v % 1000) / 10);
@@ -66,6 +98,11 @@ int gpu_open(struct gpu_info *g, const char *program)
     g->fp32_peak_gflops = g->sms * (double)g->fp32_lanes_per_sm * 2.0 * g->max_clock_khz * 1e-6;
     g->sfu_per_sm = sfu_lanes(g->cc_major, g->cc_minor);
     g->sfu_peak_gops = g->sms * (double)g->sfu_per_sm * g->max_clock_khz * 1e-6;
+    double ghz_sms = g->sms * (double)g->max_clock_khz * 1e-6;
+    g->fp64_peak_gflops = ghz_sms * fp64_lanes(g->cc_major, g->cc_minor) * 2.0;
+    g->fp16_peak_gflops = ghz_sms * fp16_lanes(g->cc_major, g->cc_minor) * 2.0;
+    g->convert_peak_gops = ghz_sms * convert_lanes(g->cc_major, g->cc_minor);
+    g->int32_peak_gops = ghz_sms * int32_lanes(g->cc_major, g->cc_minor);
     CUDA_CHECK(cudaDriverGetVersion(&v));
     version_text(v, g->driver, sizeof g->driver);
     CUDA_CHECK(cudaRuntimeGetVersion(&v));

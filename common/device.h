@@ -13,6 +13,10 @@ struct gpu_info {
     double fp32_peak_gflops;    /* sms * lanes * 2 flops (FMA) * rated clock */
     int sfu_per_sm;             /* special-function results per SM per clock */
     double sfu_peak_gops;       /* sms * sfu_per_sm * rated clock, in 1e9 results/s */
+    double fp64_peak_gflops;    /* sms * FP64 lanes * 2 flops (FMA) * rated clock */
+    double fp16_peak_gflops;    /* sms * FP16 results per clock * 2 flops (FMA) * rated clock */
+    double convert_peak_gops;   /* sms * 64-bit conversions per clock * rated clock */
+    double int32_peak_gops;     /* sms * 32-bit integer multiply-adds per clock * rated clock */
     char driver[16], runtime[16];
 };
 

@@ -36,8 +36,8 @@ static void spec_of(const struct problem *p, const char *variant, char *program,
 static const char *metric_unit(enum metric m)
 {
     switch (m) {
-    case METRIC_GFLOPS: return "GFLOP/s";
-    case METRIC_SFU: return "Gop/s";
+    case METRIC_GFLOPS: case METRIC_FP64: case METRIC_FP16: return "GFLOP/s";
+    case METRIC_SFU: case METRIC_CONVERT: case METRIC_INT32: return "Gop/s";
     case METRIC_LOOKUPS: return "Glookup/s";
     case METRIC_TIME: return "time";
     default: return "GB/s";
@@ -165,6 +165,14 @@ static void measure(const struct problem *p, const struct variant *v, void *data
         m->rate = p->flops(data) / sec / 1e9;
         m->roof = g->sfu_peak_gops;
         m->roof_name = "sfu";
+    } else if (p->metric == METRIC_FP64 || p->metric == METRIC_FP16 ||
+               p->metric == METRIC_CONVERT || p->metric == METRIC_INT32) {
+        m->rate = p->flops(data) / sec / 1e9;
+        m->roof = p->metric == METRIC_FP64 ? g->fp64_peak_gflops
+                : p->metric == METRIC_FP16 ? g->fp16_peak_gflops
+                : p->metric == METRIC_CONVERT ? g->convert_peak_gops : g->int32_peak_gops;
+        m->roof_name = p->metric == METRIC_FP64 ? "fp64" : p->metric == METRIC_FP16 ? "fp16"
+                     : p->metric == METRIC_CONVERT ? "convert" : "int32";
     } else if (p->metric == METRIC_LOOKUPS) {
         m->rate = p->flops(data) / sec / 1e9;
         m->roof = gpu_random_sector_roof(g);

@@ -171,7 +171,9 @@ def chapter_sweeps(data, c, slug):
 
 
 def roof_title(roof_name):
-    return {"copy": "copy roof", "fp32": "FP32 peak"}.get(roof_name, f"{roof_name} roof")
+    return {"copy": "copy roof", "fp32": "FP32 peak", "fp64": "FP64 peak", "fp16": "FP16 peak",
+            "sfu": "SFU peak", "convert": "64-bit conversion peak",
+            "int32": "INT32 peak"}.get(roof_name, f"{roof_name} roof")
 
 
 def chart(results):
