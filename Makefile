@@ -78,7 +78,7 @@ help:
 	@echo "  NVCCFLAGS  nvcc's flags (now: $(NVCCFLAGS))"
 	@echo "  CUDA_HOME  the CUDA Toolkit (also CUDA_PATH); nvcc, ncu, compute-sanitizer come from"
 	@echo "             its bin/ (now: nvcc = $(NVCC))"
-	@echo "  CHAPTERS   chapter numbers for results, evidence and sanitize: CHAPTERS=\"20 13\""
+	@echo "  CHAPTERS   chapter numbers for results, evidence, sanitize and the GPU part of test: CHAPTERS=\"20 13\""
 	@echo "  ARGS       options for chapter-NN and profile-NN programs: ARGS=\"--size 4096\""
 	@echo "  GPU        make compare: whose results are yours (default: this machine's GPU)"
 	@echo "  WERROR     1: warnings are errors (make test and CI set it)"
@@ -214,7 +214,8 @@ unit:
 
 # `+`: the suite's own make calls share this make's job slots (make -j2 test).
 test:
-	+@tests/run.sh
+	@$(need_chapters)
+	+@CHAPTERS="$(CHAPTER_ARGS)" tests/run.sh
 
 deps:
 	@scripts/install-deps.sh

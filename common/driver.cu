@@ -125,6 +125,14 @@ static int verify(const struct problem *p, const struct variant *v, void *data,
     v->run(data, s);
     CUDA_CHECK(cudaDeviceSynchronize());
     nvtxRangePop();
+    /* The test suite's planted fault: the outputs look unwritten, as after a
+     * kernel that never ran or a launch that covered nothing. Every chapter's
+     * check must fail on it (tests/run.sh asserts exit 1). */
+    const char *plant = getenv("GUIDE_PLANT");
+    if (plant && strcmp(plant, "unwritten") == 0) {
+        p->poison(data);
+        CUDA_CHECK(cudaDeviceSynchronize());
+    }
     p->check(data, rep);
     check_print(rep, stdout);
     return rep->passed;

@@ -234,7 +234,14 @@ else
         sanitize racecheck build/tests/planted-3 --check-only --size small && bad "racecheck missed the planted race (a dropped barrier)" \
             || ok "racecheck catches the planted race that the check cannot see"
     fi
+    # CHAPTERS (from `make test CHAPTERS="11 12"`) narrows this part to those chapters.
+    gpu_programs=()
     for prog in "${programs[@]}"; do
+        nn=${prog#chapters/}; nn=${nn%%-*}
+        if [ -z "${CHAPTERS:-}" ] || [[ " $CHAPTERS " == *" $nn "* ]]; then gpu_programs+=("$prog"); fi
+    done
+    [ -z "${CHAPTERS:-}" ] || echo "(chapters $CHAPTERS only)"
+    for prog in "${gpu_programs[@]}"; do
         [ -x "$prog" ] || continue
         for size in small odd; do
             for seed in 1 2; do
@@ -252,6 +259,11 @@ else
                 [ $rc -eq 0 ] && ok "$prog $o --size $size" || { bad "$prog $o --size $size: exit $rc"; tail -n 8 "$log"; }
             done
         done < <("$prog" --describe | sed -n 's/^\(sweep\|test\)=//p')
+        # The planted fault every check must catch: outputs left as poisoned, as by a kernel
+        # that wrote nothing.
+        GUIDE_PLANT=unwritten "$prog" --check-only --size odd >"$log" 2>&1; rc=$?
+        [ $rc -eq 1 ] && ok "$prog: the check fails on outputs left unwritten (planted)" \
+            || { bad "$prog with outputs left unwritten: exit $rc, expected 1"; tail -n 5 "$log"; }
         GUIDE_FAKE_FREE_BYTES=1000000 "$prog" --check-only --size small >"$log" 2>&1; rc=$?
         [ $rc -eq 4 ] && grep -q 'GPU memory' "$log" && ok "$prog refuses a size too large for the GPU" \
             || { bad "$prog too large: exit $rc"; tail -n 3 "$log"; }
