@@ -88,10 +88,24 @@ static int fits(const struct problem *p, const struct config *c, const struct gp
     if (fake)
         free_b = (size_t)strtoull(fake, NULL, 10);
     if (need + extra > free_b) {
-        fprintf(stderr,
-                "error: --size %ld needs %.2f GiB of GPU memory, but %s has %.2f GiB free; "
-                "try a smaller --size\n",
+        /* The largest size that would fit (device_bytes grows with the size),
+         * so that a reader on a smaller GPU knows what to ask for. */
+        struct config t = *c;
+        long lo = p->min_size, hi = c->size - 1;
+        t.size = lo;
+        if (p->device_bytes(&t) + extra > free_b)
+            lo = 0;
+        while (lo && lo < hi) {
+            t.size = lo + (hi - lo + 1) / 2;
+            if (p->device_bytes(&t) + extra <= free_b) lo = t.size;
+            else hi = t.size - 1;
+        }
+        fprintf(stderr, "error: --size %ld needs %.2f GiB of GPU memory, but %s has %.2f GiB free; ",
                 c->size, (need + extra) / GiB, g->name, free_b / GiB);
+        if (lo)
+            fprintf(stderr, "--size %ld fits\n", lo);
+        else
+            fprintf(stderr, "not even --size %ld fits\n", p->min_size);
         return 0;
     }
     size_t host_need = p->host_bytes(c), avail = host_available();

@@ -86,7 +86,8 @@ for run in "${runs[@]}"; do
     "$prog" --append "$out" $options ${ARGS:-} 2>&1 | tee "$log"
     rc=${PIPESTATUS[0]}
     if [ "$rc" -eq 4 ]; then
-        skipped+=("$what: $(grep -m 1 'error:' "$log" | sed 's/^error: //')")
+        fit=$(grep -m 1 'error:' "$log" | sed -n 's/.*--size \([0-9][0-9]*\) fits$/\1/p')
+        skipped+=("$what: $(grep -m 1 'error:' "$log" | sed 's/^error: //')${fit:+; measure it with: make results CHAPTERS=$((10#${name%%-*})) ARGS=\"--size $fit\"}")
         chapter_ok[$d]=0
         continue
     elif [ "$rc" -ne 0 ]; then
@@ -122,7 +123,7 @@ for s in "${skipped[@]}"; do
     echo "skipped (too large for this GPU): $s"
 done
 [ ${#skipped[@]} -eq 0 ] ||
-    echo "measure a smaller size with: make results CHAPTERS=NN ARGS=\"--size N\" (the row records its size)"
+    echo "a row measured at another size records that size; the reference GPUs' rows are at the default size"
 for f in "${failed[@]}"; do
     echo "error: failed: $f" >&2
 done

@@ -34,7 +34,7 @@ for v in naive optimized library; do
 # a stand-in for the real program: --describe lists no sweeps; naive does not fit
 [ "\$1" = --describe ] && exit 0
 if [ $v = naive ] && [ -n "\${REFUSE:-}" ]; then
-    echo "error: --size 16384 needs 2.06 GiB of GPU memory, but NVIDIA H100 80GB HBM3 has 1.00 GiB free; try a smaller --size" >&2
+    echo "error: --size 16384 needs 2.06 GiB of GPU memory, but NVIDIA H100 80GB HBM3 has 1.00 GiB free; --size 11585 fits" >&2
     exit 4
 fi
 echo "chapters/20-matrix-transpose/$v: size 16384, rows 8, seed 1, on NVIDIA H100 80GB HBM3"
@@ -53,7 +53,7 @@ check "make results with a program too large: exit 0, the rest measured and merg
 check "the summary names the skipped program and the GPU memory it needs" \
     "$(grep -q '^make results: 3 run(s) in .*, 1 skipped, 0 failed' "$log" &&
        grep -q '^skipped (too large for this GPU): 20-matrix-transpose naive: --size 16384 needs 2.06 GiB' "$log" &&
-       grep -q 'make results CHAPTERS=NN ARGS="--size N"' "$log"; echo $?)" "$log"
+       grep -q 'measure it with: make results CHAPTERS=20 ARGS="--size 11585"' "$log"; echo $?)" "$log"
 check "not on a terminal: a plain line per program, no [k/N] progress line" \
     "$(grep -q '^== chapters/20-matrix-transpose/naive$' "$log" && ! grep -q '^\[1/3\]' "$log"; echo $?)" "$log"
 
