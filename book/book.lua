@@ -382,6 +382,18 @@ local function guideline_blocks()
   return out
 end
 
+local function edition_blocks()
+  local written, counts = 0, {written = 0, pending = 0, untimed = 0}
+  for _, c in ipairs(DATA.chapters) do if c.status == 'written' then written = written + 1 end end
+  for _, g in ipairs(DATA.guidelines.rows) do counts[g.status] = counts[g.status] + 1 end
+  local dirty = select(2, sh('git diff --quiet HEAD -- chapters common book scripts 2>/dev/null')) ~= 0
+  return md_blocks(string.format('This copy was built from commit `%s`%s of %s. It has %d of the %d planned chapters; ' ..
+    'of the guide\'s %d recommendations, %d are demonstrated by a written chapter, %d wait for a planned one, and %d ' ..
+    'are taught without a timing pair ([Appendix A](#guideline-index) says which and why).',
+    first_line('git rev-parse --short HEAD'), dirty and ' (with local changes)' or '', first_line('git log -1 --format=%cs'),
+    written, #DATA.chapters, #DATA.guidelines.rows, counts.written, counts.pending, counts.untimed))
+end
+
 local function reproduce_blocks()
   local out, runs = pandoc.List(), {}
   for _, c in ipairs(DATA.chapters) do
@@ -431,7 +443,7 @@ local function check_links(blocks)
   end
 end
 
-local FILL = {gpus = gpus_blocks, summary = summary_blocks, ['guideline-index'] = guideline_blocks, reproduce = reproduce_blocks}
+local FILL = {gpus = gpus_blocks, edition = edition_blocks, summary = summary_blocks, ['guideline-index'] = guideline_blocks, reproduce = reproduce_blocks}
 
 function Pandoc(doc)
   local path = doc.meta['book-data'] and stringify(doc.meta['book-data']) or fail('no book-data metadata (the JSON of results.py book-json)')
@@ -455,6 +467,7 @@ function Pandoc(doc)
   for _, r in ipairs(DATA.stale) do
     io.stderr:write(string.format('book: warning: stale %s: %s:%s, chapter %s %s\n', r.kind, r.file, r.line, r.chapter, r.program))
   end
-  doc.meta.date = pandoc.MetaInlines(md_inlines('Built from commit `' .. first_line('git rev-parse --short HEAD') .. '`'))
+  doc.meta.date = pandoc.MetaInlines(md_inlines('Built from commit `' .. first_line('git rev-parse --short HEAD') .. '` of ' ..
+    first_line('git log -1 --format=%cs')))
   return pandoc.Pandoc(blocks, doc.meta)
 end

@@ -26,3 +26,44 @@ function Code(c)
   end
   return pandoc.RawInline('latex', '\\texttt{' .. table.concat(out) .. '}')
 end
+
+-- Tables: LaTeX sets a column of default width on one line, however long, so a wide table runs
+-- off the page. Where the natural width of a table's text exceeds the line, give every column a
+-- share of the line (LaTeX then wraps inside cells): at least its longest word, and beyond that
+-- in proportion to its longest cell, capped so that one long column cannot starve the others.
+local LINE_CHARS = 84       -- characters of body text on a line of this layout, with cell padding
+local function cells_of(row) return row.cells or row[2] end
+local function cell_blocks(cell) return cell.contents or cell[5] end
+
+function Table(tbl)
+  local n = #tbl.colspecs
+  local natural, word = {}, {}
+  for i = 1, n do natural[i], word[i] = 0, 0 end
+  local function measure(rows)
+    for _, row in ipairs(rows) do
+      for i, cell in ipairs(cells_of(row)) do
+        if i <= n then
+          local text = pandoc.utils.stringify(pandoc.Div(cell_blocks(cell)))
+          natural[i] = math.max(natural[i], utf8.len(text) or #text)
+          for w in text:gmatch('%S+') do word[i] = math.max(word[i], utf8.len(w) or #w) end
+        end
+      end
+    end
+  end
+  measure(tbl.head.rows)
+  for _, body in ipairs(tbl.bodies) do measure(body.body) end
+  measure(tbl.foot.rows)
+  local total = 0
+  for i = 1, n do
+    if tbl.colspecs[i][2] and tbl.colspecs[i][2] > 0 then return nil end -- widths already chosen
+    total = total + natural[i] + 2
+  end
+  if total <= LINE_CHARS then return nil end
+  local want, sum = {}, 0
+  for i = 1, n do
+    want[i] = math.max(word[i], math.min(natural[i], 40)) + 2
+    sum = sum + want[i]
+  end
+  for i = 1, n do tbl.colspecs[i] = {tbl.colspecs[i][1], want[i] / sum} end
+  return tbl
+end
