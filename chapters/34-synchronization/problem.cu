@@ -111,7 +111,7 @@ const struct problem PROBLEM = {
                "size / (256 * items) blocks), all programs but the library", 256, 4, 65536, 0,
                KNOB_POWER_OF_TWO}},
     .nknobs = 1,
-    .test_options = {"--items 8", "--items 4096"},
+    .test_options = {"--items 4096"},
     .timing = TIME_KERNEL,
     .metric = METRIC_GBS,
     /* Shared-memory instructions and barrier stalls carry the in-block
