@@ -25,10 +25,10 @@ static long pieces_of(const struct config *c)
 static size_t device_bytes(const struct config *c) { return (size_t)c->size; }
 
 /* The pool (two slots a piece), the staging buffer, the downloaded copy and
- * the reference the check builds. */
+ * the reference the check builds, and the report's packed buffer. */
 static size_t host_bytes(const struct config *c)
 {
-    return 2 * (size_t)pieces_of(c) * (size_t)c->knob[KNOB_PIECE] + 3 * (size_t)c->size;
+    return 2 * (size_t)pieces_of(c) * (size_t)c->knob[KNOB_PIECE] + 4 * (size_t)c->size;
 }
 
 static void *create(const struct config *c)
