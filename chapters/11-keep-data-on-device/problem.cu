@@ -286,7 +286,7 @@ void report_steps(struct stencil *s)
     BEST_MS(hnorm, h = host_norm(s->h_work[0], s->h_grid, cells));
     BEST_MS(dnorm, device_norm(s, s->d_b, s->d_a));
     BEST_MS(scalar, CUDA_CHECK(cudaMemcpy(&h, s->d_norm, sizeof h, cudaMemcpyDeviceToHost)));
-    printf("step parts, each alone, best of %d: upload %.3f ms, stencil %.3f ms, download %.3f ms, "
+    printf("step parts: each alone, best of %d: upload %.3f ms, stencil %.3f ms, download %.3f ms, "
            "host norm %.3f ms, device norm %.3f ms, norm to the host %.4f ms\n",
            TRIES, up, step, down, hnorm, dnorm, scalar);
     printf("per step: copied %zu bytes by the naive program, %zu by the optimized one\n",
