@@ -6,10 +6,6 @@
 #include "problem.h"
 #include "cuda_check.h"
 
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
 /* VEC neighbouring floats as one access: float, float2 or float4. */
 template <int VEC> struct vec_of;
 template <> struct vec_of<1> { typedef float type; };

@@ -4,6 +4,10 @@
 
 #include "chapter.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 /* Threads per block, both programs. */
 #define BLOCK 256
 
