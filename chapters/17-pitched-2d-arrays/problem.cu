@@ -119,7 +119,7 @@ const struct problem PROBLEM = {
     .timing = TIME_KERNEL,
     .metric = METRIC_GBS,
     .ncu_metrics = "gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,"
-                   "smsp__inst_executed_op_global_ld.sum,smsp__inst_executed_op_global_st.sum,"
+                   "smsp__inst_executed_op_global_ld.sum,"
                    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,"
                    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
     /* Pitch alone: the optimized program's rows with scalar loads. */
