@@ -13,10 +13,10 @@ __global__ void horner_kernel(__half *out, const __half *in, long n, struct poly
     if (i >= n)
         return;
     __half x = in[i];
-    __half y = __low2half(p.c[DEGREE]);
+    __half y = p.c[DEGREE];
 #pragma unroll
     for (int k = DEGREE - 1; k >= 0; k--)
-        y = __hfma(y, x, __low2half(p.c[k])); /* y = y * x + c_k, one rounding */
+        y = __hfma(y, x, p.c[k]); /* y = y * x + c_k, one rounding */
     out[i] = y;
 }
 // [kernel]

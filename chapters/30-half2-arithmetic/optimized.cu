@@ -7,7 +7,7 @@
 
 // [kernel]
 template <int DEGREE> /* --degree picks the instance: the chain stays unrolled */
-__global__ void horner_kernel(__half *out, const __half *in, long n, struct poly p)
+__global__ void horner_kernel(__half *out, const __half *in, long n, struct poly2 p)
 {
     long i = blockIdx.x * (long)blockDim.x + threadIdx.x; /* the pair 2i, 2i + 1 */
     if (2 * i >= n)
@@ -25,7 +25,7 @@ __global__ void horner_kernel(__half *out, const __half *in, long n, struct poly
 }
 // [kernel]
 
-typedef void (*horner_fn)(__half *, const __half *, long, struct poly);
+typedef void (*horner_fn)(__half *, const __half *, long, struct poly2);
 
 static horner_fn kernel_for(int degree)
 {
@@ -45,7 +45,7 @@ static void run(void *data, cudaStream_t s)
     struct horner *h = (struct horner *)data;
     long pairs = (h->n + 1) / 2;
     unsigned blocks = (unsigned)((pairs + BLOCK - 1) / BLOCK); /* a thread per pair */
-    kernel_for(h->degree)<<<blocks, BLOCK, 0, s>>>(h->out, h->in, h->n, h->p);
+    kernel_for(h->degree)<<<blocks, BLOCK, 0, s>>>(h->out, h->in, h->n, h->p2);
     CHECK_LAUNCH();
 }
 // [launch]
