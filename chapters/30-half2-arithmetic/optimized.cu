@@ -1,0 +1,57 @@
+/* Chapter 30, optimized: two values per thread in a __half2. Each step of
+ * Horner's rule is one HFMA2 that computes both values' multiply-adds, so
+ * the same work takes half the instructions. The arithmetic of each lane is
+ * exactly that of the scalar program: the results are the same bits. */
+#include "problem.h"
+#include "cuda_check.h"
+
+// [kernel]
+template <int DEGREE> /* --degree picks the instance: the chain stays unrolled */
+__global__ void horner_kernel(__half *out, const __half *in, long n, struct poly2 p)
+{
+    long i = blockIdx.x * (long)blockDim.x + threadIdx.x; /* the pair 2i, 2i + 1 */
+    if (2 * i >= n)
+        return;
+    int pair = 2 * i + 1 < n; /* an odd n leaves the last value alone */
+    __half2 x = pair ? ((const __half2 *)in)[i] : __half2half2(in[2 * i]);
+    __half2 y = p.c[DEGREE];
+#pragma unroll
+    for (int k = DEGREE - 1; k >= 0; k--)
+        y = __hfma2(y, x, p.c[k]); /* both lanes: y = y * x + c_k */
+    if (pair)
+        ((__half2 *)out)[i] = y;
+    else
+        out[2 * i] = __low2half(y);
+}
+// [kernel]
+
+typedef void (*horner_fn)(__half *, const __half *, long, struct poly2);
+
+static horner_fn kernel_for(int degree)
+{
+    switch (degree) { /* the knob admits only these */
+    case 8: return horner_kernel<8>;
+    case 16: return horner_kernel<16>;
+    case 32: return horner_kernel<32>;
+    case 64: return horner_kernel<64>;
+    case 128: return horner_kernel<128>;
+    default: return horner_kernel<256>;
+    }
+}
+
+// [launch]
+static void run(void *data, cudaStream_t s)
+{
+    struct horner *h = (struct horner *)data;
+    long pairs = (h->n + 1) / 2;
+    unsigned blocks = (unsigned)((pairs + BLOCK - 1) / BLOCK); /* a thread per pair */
+    kernel_for(h->degree)<<<blocks, BLOCK, 0, s>>>(h->out, h->in, h->n, h->p2);
+    CHECK_LAUNCH();
+}
+// [launch]
+
+int main(int argc, char **argv)
+{
+    static const struct variant v = {"optimized", run};
+    return run_variant(argc, argv, &PROBLEM, &v);
+}

@@ -1,0 +1,33 @@
+/* Chapter 30: what naive.cu and optimized.cu share. */
+#ifndef HALF2_PROBLEM_H
+#define HALF2_PROBLEM_H
+
+#include "chapter.h"
+
+#include <cuda_fp16.h>
+
+#define BLOCK 256
+#define MAX_DEGREE 256
+
+/* The coefficients c_0 .. c_degree, passed by value (kernel parameters live
+ * in a constant bank: no global load): once each for the scalar program,
+ * twice each (both halves of a __half2) for the paired one. */
+struct poly {
+    __half c[MAX_DEGREE + 1];
+};
+struct poly2 {
+    __half2 c[MAX_DEGREE + 1];
+};
+
+struct horner {
+    long n;            /* elements */
+    int degree;        /* --degree */
+    struct poly p;     /* coefficients, fp16 */
+    struct poly2 p2;   /* the same, each duplicated into a __half2 */
+    __half *in, *out;  /* device */
+    unsigned short *h_in; /* host input, as fp16 bit patterns */
+};
+
+extern const struct problem PROBLEM;
+
+#endif

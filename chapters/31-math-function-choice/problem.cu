@@ -1,0 +1,373 @@
+/* Chapter 31, the problem: for every input x, the largest of f(a_k) over
+ * k = 1..terms with a_k = x * (k / terms), for one of five computations f
+ * (--function), each written with a general function (naive) and with the
+ * function made for it (optimized). A max adds no rounding, so the check can
+ * hold every element to the documented error bound of the function the
+ * program called, against a double-precision reference of what that code
+ * asks for: powf(a, 1/3.f) is checked as a power with exponent 1/3.f, not as
+ * a cube root (its distance from the cube root is shown separately, in the
+ * accuracy table). */
+#include "problem.h"
+#include "cuda_check.h"
+#include "evidence.h"
+#include "rng.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { KNOB_FUNCTION, KNOB_TERMS };
+
+/* The reference costs a double function per term, far more than the GPU:
+ * inputs are drawn from a pool of at most POOL distinct values, scattered at
+ * random over the array, and every element is checked against its value's
+ * reference and bound. The kernels cannot tell. */
+#define POOL 65536L
+
+static size_t device_bytes(const struct config *c) { return 2 * (size_t)c->size * sizeof(float); }
+
+static size_t host_bytes(const struct config *c) { return (size_t)c->size * 28 + POOL * 20; }
+
+/* Inputs of each function: where it is defined (the cube root of a negative
+ * number is not a real power) and where the naive form stays on its fast
+ * path; for sinf(PI_F * a), |PI_F * a| < 3142. */
+static void input_range(int fn, float *lo, float *hi)
+{
+    static const float range[6][2] = {
+        {0, 0}, {0, 1000}, {-100, 100}, {-1000, 1000}, {-100, 100}, {-10000, 10000}};
+    *lo = range[fn][0];
+    *hi = range[fn][1];
+}
+
+static void *create(const struct config *c)
+{
+    if (c->check_rule != RULE_GENERAL && c->check_rule != RULE_SPECIFIC) {
+        fprintf(stderr, "error: this program declares no check_rule (RULE_GENERAL or "
+                        "RULE_SPECIFIC in its struct variant), so no error bound applies\n");
+        exit(EXIT_USAGE);
+    }
+    struct mathchoice *m = (struct mathchoice *)calloc(1, sizeof *m);
+    m->rule = c->check_rule;
+    m->n = c->size;
+    m->fn = (int)c->knob[KNOB_FUNCTION];
+    m->terms = (int)c->knob[KNOB_TERMS];
+    m->step = 1.0f / (float)m->terms;
+    m->npool = m->n < POOL ? m->n : POOL;
+    float lo, hi;
+    input_range(m->fn, &lo, &hi);
+    m->pool = (float *)host_alloc((size_t)m->npool * sizeof(float));
+    m->pick = (int32_t *)host_alloc((size_t)m->n * sizeof(int32_t));
+    float *h_in = (float *)host_alloc((size_t)m->n * sizeof(float));
+    rng_fill_f32(m->pool, (size_t)m->npool, lo, hi, c->seed, 0);
+    rng_fill_i32(m->pick, (size_t)m->n, 0, (int32_t)(m->npool - 1), c->seed, 1);
+    for (long i = 0; i < m->n; i++)
+        h_in[i] = m->pool[m->pick[i]];
+    m->in = (float *)device_alloc((size_t)m->n * sizeof(float));
+    m->out = (float *)device_alloc((size_t)m->n * sizeof(float));
+    CUDA_CHECK(cudaMemcpy(m->in, h_in, (size_t)m->n * sizeof(float), cudaMemcpyHostToDevice));
+    free(h_in);
+    return m;
+}
+
+static void poison(void *data)
+{
+    struct mathchoice *m = (struct mathchoice *)data;
+    poison_device(m->out, (size_t)m->n * sizeof(float));
+}
+
+/* Spacing of floats at |v| (one ulp). */
+static double ulp_at(double v)
+{
+    v = fabs(v);
+    if (v < 0x1.0p-126)
+        return 0x1.0p-149;
+    int e;
+    frexp(v, &e);
+    return ldexp(1.0, e - 24);
+}
+
+/* `units` ulps as the CUDA Math API counts them (from the correctly rounded
+ * float, itself up to half an ulp from the exact v), as an absolute bound,
+ * measured in the ulp at the far end of the interval. */
+static double ulps_abs(double v, double units)
+{
+    double w = (units + 0.5) * ulp_at(v);
+    return (units + 0.5) * ulp_at(fabs(v) + w);
+}
+
+/* sin(pi a) for a float a, with the reduction done exactly: r = a - 2 rint(a/2)
+ * is exact in double, and folding r into [-1/2, 1/2] keeps zeros exact. */
+static double sinpi_ref(double a)
+{
+    double r = a - 2 * rint(a / 2);
+    if (r > 0.5)
+        r = 1 - r;
+    else if (r < -0.5)
+        r = -1 - r;
+    return sin(M_PI * r);
+}
+
+/* The exact value the program's code asks for at argument a, and its
+ * documented error bound (Programming Guide, "Standard Functions": powf 4
+ * ulp, cbrtf 1, exp2f 2, sinf and cosf 2, sinpif 1, sincosf 2; a float
+ * multiply is correctly rounded). The sum s + c rounds once more. */
+static void term(int fn, int general, float a, double *value, double *bound)
+{
+    const double u = 0x1.0p-24;
+    double g, s, c;
+    switch (fn) {
+    case FN_CBRT:
+        g = general ? pow(a, (double)(1.0f / 3.0f)) : cbrt(a);
+        *value = g, *bound = ulps_abs(g, general ? 4 : 1);
+        return;
+    case FN_EXP2:
+        g = exp2(a);
+        *value = g, *bound = ulps_abs(g, general ? 4 : 2);
+        return;
+    case FN_SINPI:
+        if (general) { /* sinf of the float product PI_F * a: the GPU rounds it once */
+            float arg = (float)((double)PI_F * (double)a);
+            g = sin((double)arg);
+        } else {
+            g = sinpi_ref(a);
+        }
+        *value = g, *bound = ulps_abs(g, general ? 2 : 1);
+        return;
+    case FN_SINCOS:
+        s = sin(a), c = cos(a);
+        *value = s + c;
+        *bound = ulps_abs(s, 2) + ulps_abs(c, 2);
+        *bound += u * (fabs(s + c) + *bound);
+        return;
+    default:
+        g = (double)a * (double)a;
+        *value = g, *bound = ulps_abs(g, general ? 4 : 0);
+        return;
+    }
+}
+
+/* Reference and bound of one input x: the largest exact value over the
+ * terms, and the largest bound (|max_k y_k - max_k v_k| <= max_k |y_k - v_k|).
+ * The arguments are rebuilt exactly as the kernel rounds them. */
+static void reference_of(const struct mathchoice *m, float x, double *ref, double *bound)
+{
+    double peak = -INFINITY, worst = 0;
+    float k = 0.0f;
+    for (int j = 0; j < m->terms; j++) {
+        k += 1.0f;
+        float mk = (float)((double)k * (double)m->step);
+        float a = (float)((double)x * (double)mk);
+        double v, b;
+        term(m->fn, m->rule == RULE_GENERAL, a, &v, &b);
+        peak = fmax(peak, v);
+        worst = fmax(worst, b);
+    }
+    *ref = peak;
+    *bound = worst + 1e-300; /* never exactly 0 */
+}
+
+/* ---- The accuracy table: each form against the mathematics it stands for,
+ * over even grids, measured on this GPU. Both programs print the whole
+ * table: it describes the functions, not one program. */
+#define GRID 262144
+
+__global__ void forms_kernel(float4 *out, const float *x, int n, int fn)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    float a = x[i], s, c;
+    float4 r = make_float4(0, 0, 0, 0);
+    switch (fn) {
+    case FN_CBRT: r = make_float4(powf(a, 1.0f / 3.0f), cbrtf(a), 0, 0); break;
+    case FN_EXP2: r = make_float4(powf(2.0f, a), exp2f(a), 0, 0); break;
+    case FN_SINPI: r = make_float4(sinf(PI_F * a), sinpif(a), 0, 0); break;
+    case FN_SINCOS: sincosf(a, &s, &c); r = make_float4(sinf(a), cosf(a), s, c); break;
+    default: r = make_float4(powf(a, 2.0f), a * a, 0, 0); break;
+    }
+    out[i] = r;
+}
+
+/* Largest errors of the forms of fn over an even grid of [lo, hi]:
+ * e[0], e[1] in ulps of the exact value (for FN_SINCOS e[0] sinf, e[1] cosf,
+ * e[2] the worse of sincosf's two), e[3] and e[4] absolute (naive, optimized). */
+static void grid_error(int fn, double lo, double hi, double e[5])
+{
+    float *h_x = (float *)host_alloc(GRID * sizeof(float));
+    float4 *h_out = (float4 *)host_alloc(GRID * sizeof(float4));
+    for (int j = 0; j < GRID; j++)
+        h_x[j] = (float)(lo + (hi - lo) * j / (GRID - 1));
+    float *d_x = (float *)device_alloc(GRID * sizeof(float));
+    float4 *d_out = (float4 *)device_alloc(GRID * sizeof(float4));
+    CUDA_CHECK(cudaMemcpy(d_x, h_x, GRID * sizeof(float), cudaMemcpyHostToDevice));
+    forms_kernel<<<(GRID + BLOCK - 1) / BLOCK, BLOCK>>>(d_out, d_x, GRID, fn);
+    CHECK_LAUNCH();
+    CUDA_CHECK(cudaMemcpy(h_out, d_out, GRID * sizeof(float4), cudaMemcpyDeviceToHost));
+    memset(e, 0, 5 * sizeof(double));
+    for (int j = 0; j < GRID; j++) {
+        double a = h_x[j], v;
+        float4 r = h_out[j];
+        if (fn == FN_SINCOS) {
+            double s = sin(a), c = cos(a);
+            e[0] = fmax(e[0], ulp_distance_f32(r.x, s));
+            e[1] = fmax(e[1], ulp_distance_f32(r.y, c));
+            e[2] = fmax(e[2], fmax(ulp_distance_f32(r.z, s), ulp_distance_f32(r.w, c)));
+            continue;
+        }
+        v = fn == FN_CBRT ? cbrt(a) : fn == FN_EXP2 ? exp2(a) : fn == FN_SINPI ? sinpi_ref(a)
+                                                                                : a * a;
+        e[0] = fmax(e[0], ulp_distance_f32(r.x, v));
+        e[1] = fmax(e[1], ulp_distance_f32(r.y, v));
+        e[3] = fmax(e[3], fabs(r.x - v));
+        e[4] = fmax(e[4], fabs(r.y - v));
+    }
+    CUDA_CHECK(cudaFree(d_x));
+    CUDA_CHECK(cudaFree(d_out));
+    free(h_x);
+    free(h_out);
+}
+
+__global__ void minus_eight_kernel(float *out)
+{
+    out[0] = powf(-8.0f, 1.0f / 3.0f);
+    out[1] = cbrtf(-8.0f);
+}
+
+static void print_accuracy_table(void)
+{
+    double e[5];
+    grid_error(FN_CBRT, 0, 1000, e);
+    evidence_print("cbrt_powf_ulp_1e3", e[0], "ulp");
+    evidence_print("cbrt_cbrtf_ulp_1e3", e[1], "ulp");
+    grid_error(FN_CBRT, 1e20, 1e30, e);
+    evidence_print("cbrt_powf_ulp_1e30", e[0], "ulp");
+    evidence_print("cbrt_cbrtf_ulp_1e30", e[1], "ulp");
+    grid_error(FN_EXP2, -100, 100, e);
+    evidence_print("exp2_powf_ulp", e[0], "ulp");
+    evidence_print("exp2_exp2f_ulp", e[1], "ulp");
+    grid_error(FN_SINPI, -1000, 1000, e);
+    evidence_print("sinpi_sinf_abs", e[3], "abs");
+    evidence_print("sinpi_sinpif_abs", e[4], "abs");
+    evidence_print("sinpi_sinpif_ulp", e[1], "ulp");
+    grid_error(FN_SINCOS, -100, 100, e);
+    evidence_print("sincos_sinf_ulp", e[0], "ulp");
+    evidence_print("sincos_cosf_ulp", e[1], "ulp");
+    evidence_print("sincos_sincosf_ulp", e[2], "ulp");
+    grid_error(FN_SQUARE, -10000, 10000, e);
+    evidence_print("square_powf_ulp", e[0], "ulp");
+    evidence_print("square_mul_ulp", e[1], "ulp");
+    /* The cube root of -8 is -2, but -8 to the power 1/3.f is not a real
+     * number (1/3.f is not an odd integer's reciprocal): powf returns NaN. */
+    float *d, h[2];
+    d = (float *)device_alloc(2 * sizeof(float));
+    minus_eight_kernel<<<1, 1>>>(d);
+    CHECK_LAUNCH();
+    CUDA_CHECK(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaFree(d));
+    printf("check: powf(-8, 1/3.f) = %g, cbrtf(-8) = %g\n", h[0], h[1]);
+    evidence_print("pow_minus8_third_is_nan", h[0] != h[0], "bool");
+    evidence_print("cbrtf_minus8", h[1], "value");
+}
+
+static const char *fn_name(int general, int fn)
+{
+    static const char *names[2][6] = {
+        {"", "cbrtf (1 ulp)", "exp2f (2 ulp)", "sinpif (1 ulp)", "sincosf (2 ulp each)",
+         "a * a (correctly rounded)"},
+        {"", "powf (4 ulp) with exponent 1/3.f", "powf (4 ulp) with base 2",
+         "sinf (2 ulp) of PI_F * a", "sinf and cosf (2 ulp each)", "powf (4 ulp) with exponent 2"}};
+    return names[general][fn];
+}
+
+static int check(void *data, struct check_report *r)
+{
+    struct mathchoice *m = (struct mathchoice *)data;
+    size_t n = (size_t)m->n;
+    double *pref = (double *)host_alloc((size_t)m->npool * sizeof(double));
+    double *pbound = (double *)host_alloc((size_t)m->npool * sizeof(double));
+    for (long p = 0; p < m->npool; p++)
+        reference_of(m, m->pool[p], &pref[p], &pbound[p]);
+    float *got = (float *)host_alloc(n * sizeof(float));
+    double *ref = (double *)host_alloc(n * sizeof(double));
+    double *bound = (double *)host_alloc(n * sizeof(double));
+    CUDA_CHECK(cudaMemcpy(got, m->out, n * sizeof(float), cudaMemcpyDeviceToHost));
+    for (size_t i = 0; i < n; i++) {
+        ref[i] = pref[m->pick[i]];
+        bound[i] = pbound[m->pick[i]];
+    }
+    struct tolerance tol = {CHECK_BOUND, 0, 0, 0, 0};
+    check_f32(got, NULL, ref, n, &tol, bound, r);
+    double worst = 0;
+    for (size_t i = 0; i < n; i++) {
+        double q = fabs((double)got[i] - ref[i]) / bound[i];
+        if (q > worst || q != q)
+            worst = q;
+    }
+    printf("check: bound of %s, %d terms; worst element used %.1f%% of its bound\n",
+           fn_name(m->rule == RULE_GENERAL, m->fn), m->terms, 100 * worst);
+    free(pref);
+    free(pbound);
+    free(got);
+    free(ref);
+    free(bound);
+    print_accuracy_table();
+    return r->passed;
+}
+
+static double bytes(const void *data)
+{
+    return 2.0 * sizeof(float) * ((const struct mathchoice *)data)->n;
+}
+
+/* Not flops: function evaluations, which METRIC_SFU compares with the SFU's
+ * 16 results per SM per clock (see the README for why that roof, and where
+ * a form needs no SFU at all). */
+static double flops(const void *data)
+{
+    const struct mathchoice *m = (const struct mathchoice *)data;
+    return (double)m->terms * (double)m->n;
+}
+
+static void destroy(void *data)
+{
+    struct mathchoice *m = (struct mathchoice *)data;
+    CUDA_CHECK(cudaFree(m->in));
+    CUDA_CHECK(cudaFree(m->out));
+    free(m->pick);
+    free(m->pool);
+    free(m);
+}
+
+const struct problem PROBLEM = {
+    .number = 31,
+    .slug = "math-function-choice",
+    .title = "Choosing the math function: cbrtf, exp2f, sinpif, sincosf and x*x instead of the "
+             "general forms",
+    .section = "BPG 11.1.5",
+    .size_help = "elements; each takes the peak of --terms evaluations of the function",
+    .default_size = 1L << 24,
+    .small_size = 1000,
+    .odd_size = 100003,
+    .min_size = 1,
+    .max_size = 1L << 28,
+    .knobs = {{"function", "1 cube root, 2 power of two, 3 sin(pi a), 4 sin + cos, 5 square", 1,
+               1, 5},
+              {"terms", "evaluations per element (work per byte moved)", 32, 1, 1024}},
+    .nknobs = 2,
+    .test_options = {"--terms 1", "--function 5 --terms 1"},
+    .timing = TIME_KERNEL,
+    .metric = METRIC_SFU,
+    .ncu_metrics = "gpu__time_duration.sum,smsp__inst_executed.sum,"
+                   "sm__inst_executed_pipe_xu.sum,sm__inst_executed_pipe_fma.sum,"
+                   "smsp__issue_active.avg.pct_of_peak_sustained_active",
+    .sweeps = {"--function 2", "--function 3", "--function 4", "--function 5"},
+    .device_bytes = device_bytes,
+    .host_bytes = host_bytes,
+    .create = create,
+    .poison = poison,
+    .check = check,
+    .bytes = bytes,
+    .flops = flops,
+    .destroy = destroy,
+};
