@@ -1,0 +1,30 @@
+/* Chapter 18: what naive.cu and optimized.cu share. */
+#ifndef LOCALMEM_PROBLEM_H
+#define LOCALMEM_PROBLEM_H
+
+#include "chapter.h"
+
+#include <stdint.h>
+
+#define BLOCK 256
+/* A record is 64 byte-sized symbols, held as 16 32-bit words. */
+#define RECORD_WORDS 16
+#define RECORD_SYMBOLS (4 * RECORD_WORDS)
+#define DEFAULT_BINS 16
+
+struct localmem {
+    long n;            /* records */
+    int bins;          /* --bins: histogram bins per record (a power of two) */
+    uint32_t *in;      /* device: word k of record r at in[k * n + r] */
+    uint8_t *out;      /* device: count of bin b of record r at out[b * n + r] */
+    uint32_t *h_in;    /* host copy of the input, same layout */
+    uint32_t *pool;    /* the distinct records (see problem.cu), RECORD_WORDS each */
+    int32_t *pick;     /* record r is pool record pick[r] */
+    long npool;
+};
+
+extern const struct problem PROBLEM;
+
+static inline unsigned localmem_grid(long n) { return (unsigned)((n + BLOCK - 1) / BLOCK); }
+
+#endif

@@ -1,0 +1,1 @@
+LDLIBS.19-shared-memory-tiling.library := -lcublas
