@@ -59,7 +59,8 @@ void settle_grid(struct gather *g, const void *kernel, int carveout)
     CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, BLOCK, 0));
     if (blocks < 1)
         blocks = 1;
-    g->grid = (unsigned)(blocks * g->sms);
+    long chunks = (g->n + CHUNK - 1) / CHUNK; /* no more blocks than there is work for */
+    g->grid = (unsigned)((long)blocks * g->sms < chunks ? (long)blocks * g->sms : chunks);
     printf("carveout: preferred %d%s; %d blocks of %d threads per SM (%d warps), each with "
            "%zu bytes of shared memory\n", carveout, carveout < 0 ? " (the driver's default)" : "%",
            blocks, BLOCK, blocks * BLOCK / 32, BINS * sizeof(unsigned) + sizeof(long));
