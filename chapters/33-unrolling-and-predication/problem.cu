@@ -112,14 +112,16 @@ const struct problem PROBLEM = {
     .timing = TIME_KERNEL,
     .metric = METRIC_GBS,
     /* Instructions and branches executed (the loop's overhead), the load
-     * pipe's wavefronts (the limit of the unrolled kernel), DRAM. */
+     * requests and the sectors they touch (a misaligned warp load spans two
+     * 128-byte lines: the L1's work per load), DRAM. */
     .ncu_metrics = "gpu__time_duration.sum,smsp__inst_executed.sum,"
                    "smsp__sass_inst_executed_op_branch.sum,"
                    "smsp__sass_inst_executed_op_global_ld.sum,"
                    "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum,"
                    "smsp__thread_inst_executed_per_inst_executed.ratio,"
                    "smsp__issue_active.avg.pct_of_peak_sustained_active,"
-                   "l1tex__data_pipe_lsu_wavefronts_mem_lg.sum,"
+                   "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,"
+                   "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,"
                    "dram__throughput.avg.pct_of_peak_sustained_elapsed",
     /* Three taps (memory-bound both ways) and 33. */
     .sweeps = {"--radius 1", "--radius 16"},
