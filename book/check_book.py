@@ -34,9 +34,12 @@ def pdf_chapters(text, chapters):
     pages = text.split("\f")
     heads = [squeeze(next((l for l in p.split("\n") if l.strip()), "")) for p in pages]
     titles = {c["nn"]: squeeze(f"{c['nn']}. {c['title']}") for c in chapters}
+    # The table of contents comes before Part I, and one of its pages may begin with a title.
+    first = next((i for i, h in enumerate(heads) if h.startswith("PartI.")), 0)
     start = {}
     for nn, t in titles.items():
-        start[nn] = next((i for i, h in enumerate(heads) if len(h) >= 4 and t.startswith(h)), None)
+        start[nn] = next((i for i, h in enumerate(heads)
+                          if i >= first and len(h) >= 4 and t.startswith(h)), None)
     stops = sorted({i for i in start.values() if i is not None} |
                    {i for i, h in enumerate(heads) if re.match(r"(Part|Summary|Appendix)", h)})
     out = {}
