@@ -49,13 +49,9 @@ static int convert_lanes(int major, int minor)
     return 2;
 }
 
-/* 32-bit integer multiply and multiply-add (add alone is also 64 on these). */
-static int int32_lanes(int major, int minor)
-{
-    (void)major;
-    (void)minor;
-    return 64;
-}
+/* 32-bit integer multiply and multiply-add: 64 on every listed capability
+ * (add alone is also 64 there). */
+enum { INT32_LANES = 64 };
 
 static void version_text(int v, char *out, size_t len)
 {
@@ -102,7 +98,7 @@ int gpu_open(struct gpu_info *g, const char *program)
     g->fp64_peak_gflops = ghz_sms * fp64_lanes(g->cc_major, g->cc_minor) * 2.0;
     g->fp16_peak_gflops = ghz_sms * fp16_lanes(g->cc_major, g->cc_minor) * 2.0;
     g->convert_peak_gops = ghz_sms * convert_lanes(g->cc_major, g->cc_minor);
-    g->int32_peak_gops = ghz_sms * int32_lanes(g->cc_major, g->cc_minor);
+    g->int32_peak_gops = ghz_sms * INT32_LANES;
     CUDA_CHECK(cudaDriverGetVersion(&v));
     version_text(v, g->driver, sizeof g->driver);
     CUDA_CHECK(cudaRuntimeGetVersion(&v));
