@@ -51,7 +51,7 @@ static int convert_lanes(int major, int minor)
 
 /* 32-bit integer multiply and multiply-add: 64 on every listed capability
  * (add alone is also 64 there). */
-enum { INT32_LANES = 64 };
+static const int INT32_LANES = 64;
 
 static void version_text(int v, char *out, size_t len)
 {
