@@ -81,10 +81,24 @@ local function table_block(key, caption, aligns, header, rows, classes)
   return numbered_table(key, pandoc.utils.from_simple_table(st), caption, classes)
 end
 
--- Every table of a generated markdown block (results, sweep, evidence) gets a number.
+-- Every table of a generated markdown block (results, sweep, evidence) gets a number. Read with
+-- "smart" quotes; but its program names spell options as "naive[--iters 4]", whose "--" must not
+-- become an en dash, so outside code spans "--" is escaped first.
+local function keep_dashes(markdown)
+  local lines = {}
+  for line in (markdown .. '\n'):gmatch('(.-)\n') do
+    if not line:match('^[%s|:%-]*$') then -- a table's rule stays as it is
+      local out = {}
+      for text, code in line:gmatch('([^`]*)(`*[^`]*`*)') do out[#out + 1] = text:gsub('%-%-', '-\\-') .. code end
+      line = table.concat(out)
+    end
+    lines[#lines + 1] = line
+  end
+  return table.concat(lines, '\n')
+end
 local function generated_blocks(key, markdown, class)
   local blocks = pandoc.List()
-  for _, b in ipairs(md_blocks(markdown)) do
+  for _, b in ipairs(md_blocks(keep_dashes(markdown))) do
     blocks:insert(b.t == 'Table' and numbered_table(key, b, nil, {class}) or b)
   end
   return pandoc.Div(blocks, pandoc.Attr('', {class}))
@@ -260,7 +274,7 @@ local function generated(c, g) -- the book's layout of one generated block of a 
 end
 
 local function chapter_blocks(c)
-  local src = pandoc.read(read_file(c.readme) or fail('%s cannot be read', c.readme), 'gfm+tex_math_dollars').blocks
+  local src = pandoc.read(read_file(c.readme) or fail('%s cannot be read', c.readme), 'gfm+tex_math_dollars+smart').blocks
   local out = pandoc.List({pandoc.Header(2, md_inlines(c.nn .. '\\. ' .. md_escape(c.title)), pandoc.Attr('ch-' .. c.nn, {'chapter'}))})
   local blocks = {}
   for _, g in ipairs(c.blocks) do blocks[g.kind .. ':' .. g.args] = g end
@@ -431,6 +445,32 @@ local function reproduce_blocks()
 end
 
 ---------------------------------------------------------------------------------------------
+-- Exponents: the READMEs (GitHub markdown, which has no superscript) write 10^9, 2^-24, n^3,
+-- (15/16)^32. In text, not in code or math, the exponent becomes a superscript (a minus sign a
+-- real minus). book/check_pdf.py carets fails on any ^ left in the text.
+
+-- 2^-21.41, 2^30, n^a (not a sentence's final "."), r^(-3/2) (set without its parentheses)
+local EXPONENT = {'^%b()', '^%-?%d+%.%d+', '^%-?%d+', '^%a+'}
+local function superscripts(s)
+  local text, out, from = s.text, pandoc.List(), 1
+  local i = text:find('^', 2, true)
+  while i do
+    local exp
+    for _, p in ipairs(EXPONENT) do exp = exp or text:sub(i + 1):match(p) end
+    if exp and text:sub(i - 1, i - 1):match('[%w)%]|]') then
+      if i > from then out:insert(pandoc.Str(text:sub(from, i - 1))) end
+      local shown = exp:match('^%((.*)%)$') or exp
+      out:insert(pandoc.Superscript({pandoc.Str((shown:gsub('^%-', '\u{2212}')))}))
+      from = i + 1 + #exp
+    end
+    i = text:find('^', i + 1, true)
+  end
+  if from == 1 then return nil end
+  if from <= #text then out:insert(pandoc.Str(text:sub(from))) end
+  return out
+end
+
+---------------------------------------------------------------------------------------------
 -- Cross-references: every internal link must land on an identifier of the book.
 
 local function check_links(blocks)
@@ -463,6 +503,7 @@ function Pandoc(doc)
       blocks:insert(b)
     end
   end
+  blocks = pandoc.walk_block(pandoc.Div(blocks), {Str = superscripts}).content
   check_links(blocks)
   for _, r in ipairs(DATA.stale) do
     io.stderr:write(string.format('book: warning: stale %s: %s:%s, chapter %s %s\n', r.kind, r.file, r.line, r.chapter, r.program))

@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""book/check_pdf.py: checks of the PDF's layout and typography (book/check.sh runs them).
+
+    check_pdf.py overfull BOOK.log BOOK.tex    nothing runs past the margin
+    check_pdf.py carets BOOK.json              no literal ^ exponent outside code
+    check_pdf.py quotes BOOK.txt               no closing quote mark where a quotation opens
+    check_pdf.py captions FIGURES.json BOOK.txt   every caption's claims match its chart
+
+Prints one PASS: or FAIL: line per assertion; exit status 1 if any failed, 2 on bad input.
+Standard library only."""
+
+import json
+import re
+import sys
+
+failed = 0
+
+# An overfull \hbox is a line that sticks out into the right margin. 1 pt (0.35 mm) is below
+# what a reader sees at the edge of a justified column; a character (5 pt or more) is not. TeX
+# itself reports from 0.1 pt (\hfuzz), which catches hair-width rounding in table rules.
+HBOX_PT = 1.0
+# An overfull \vbox is a page whose content reaches below the bottom margin; code blocks broken
+# across pages overshoot by 1 to 3 pt, invisible in a 2.6 cm margin. Half a line (6 pt) is not.
+VBOX_PT = 6.0
+
+
+def check(ok, what):
+    global failed
+    print(("PASS: " if ok else "FAIL: ") + what)
+    failed += not ok
+
+
+def squeeze(s):
+    return re.sub(r"[\s\u00a0]+", "", s)
+
+
+def where_in_tex(tex, line):
+    """The chapter, section and numbered table or listing at or above a line of the .tex."""
+    chapter = section = thing = ""
+    for i, l in enumerate(tex[:line], start=1):
+        m = re.match(r"\\(part|chapter|section)\*?\{(.*?)\}(\\label|\}|$)", l)
+        if m:
+            if m.group(1) in ("part", "chapter"):
+                chapter, section, thing = m.group(2), "", ""
+            else:
+                section, thing = m.group(2), ""
+        m = re.search(r"\\textbf\{((Table|Listing|Figure) [\w.]+):\}", l)
+        if m:
+            thing = m.group(1)
+    return chapter, section, thing
+
+
+def overfull(log_path, tex_path):
+    log = open(log_path, encoding="utf-8", errors="replace").read()
+    tex = open(tex_path, encoding="utf-8", errors="replace").read().split("\n")
+    boxes = re.findall(r"Overfull \\([hv])box \(([\d.]+)pt too (?:wide|high)\) "
+                       r"(?:in \w+ at lines (\d+)--(\d+)|detected at line (\d+))\n(.*)", log)
+    if not boxes and "Output written on" not in log:
+        print(f"error: {log_path} is not the log of a finished xelatex run", file=sys.stderr)
+        return 2
+    bad = {}
+    for kind, pt, a, b, at, text in boxes:
+        pt, line = float(pt), int(b or at)  # a table's alignment starts above its caption
+        if pt <= (HBOX_PT if kind == "h" else VBOX_PT):
+            continue
+        chapter, section, thing = where_in_tex(tex, line)
+        key = (kind, chapter, section, thing)  # a table's rows overflow together: say it once
+        if key not in bad or bad[key][0] < pt:
+            text = re.sub(r"\\[A-Z]+/[^ ]*|\[\]|\|", " ", text)  # font switches, boxes
+            bad[key] = (pt, a or at, b or at, " ".join(text.split())[:70] or "(a table's rows)")
+    for (kind, chapter, section, thing), (pt, a, b, text) in bad.items():
+        check(False, f"{'a line' if kind == 'h' else 'a page'} {pt:.1f} pt too "
+              f"{'wide' if kind == 'h' else 'high'} in {chapter or 'the front matter'}"
+              f"{', ' + section if section else ''}{', ' + thing if thing else ''} "
+              f"({tex_path} lines {a}-{b}): {text}")
+    n = len(boxes)
+    check(not bad, f"no line runs more than {HBOX_PT:g} pt into the margin and no page more than "
+          f"{VBOX_PT:g} pt below it ({n} overfull box{'es' if n != 1 else ''} in {log_path}, "
+          f"{sum(1 for k, pt, *_ in boxes if float(pt) > (HBOX_PT if k == 'h' else VBOX_PT))} "
+          "above that)")
+    return 1 if failed else 0
+
+
+SKIP = {"Code", "CodeBlock", "RawInline", "RawBlock", "Math"}  # where ^ is meant as it is
+
+
+def plain(node):
+    """The text of a Pandoc JSON node (for naming where something is)."""
+    if isinstance(node, list):
+        return "".join(plain(n) for n in node)
+    if isinstance(node, dict):
+        t = node.get("t")
+        if t == "Str":
+            return node["c"]
+        if t in ("Space", "SoftBreak", "LineBreak"):
+            return " "
+        return plain(node.get("c", []))
+    return ""
+
+
+def carets(json_path):
+    """No literal ^ in the text of the assembled book (the PDF, HTML and EPUB are written from it),
+    outside code and math: an exponent must have become a superscript."""
+    doc = json.load(open(json_path, encoding="utf-8"))
+    found, heading = [], ["the front matter"]
+
+    def walk(node):
+        if isinstance(node, list):
+            for n in node:
+                walk(n)
+        elif isinstance(node, dict):
+            t = node.get("t")
+            if t in SKIP:
+                return
+            if t == "Header":
+                heading[0] = plain(node["c"][2])
+            if t == "Str" and "^" in node["c"]:
+                found.append((heading[0], node["c"]))
+            walk(node.get("c", []))
+
+    walk(doc["blocks"])
+    for where, text in found[:20]:
+        check(False, f"a literal ^ in the text under \"{where}\": \"{text}\" (an exponent the "
+              "superscript filter of book/book.lua did not take)")
+    check(not found, f"no literal ^ outside code and math in {json_path} ({len(found)} found)")
+    return 1 if failed else 0
+
+
+def quotes(txt_path):
+    """Quotation marks the right way round in the PDF's text (pdftotext): a straight " that TeX's
+    font mapping printed as a closing mark where the quotation opens, or the reverse."""
+    text = open(txt_path, encoding="utf-8", errors="replace").read()
+    wrong = [m for m in re.finditer(r"(?:^|(?<=[\s(\[/\u2014\u2013]))[\u201d\u2019](?=\w)", text)]
+    wrong += [m for m in re.finditer(r"(?<=\w)\u201c(?=[\s.,;:!?)]|$)", text)]
+    for m in wrong[:10]:
+        line = text.count("\n", 0, m.start()) + 1
+        page = text.count("\f", 0, m.start()) + 1
+        context = " ".join(text[max(0, m.start() - 30):m.end() + 30].split())
+        check(False, f"page {page} (line {line} of {txt_path}): a quotation opens with a closing "
+              f"mark or closes with an opening one: \"{context}\"")
+    check(not wrong, f"every quotation mark in the PDF's text faces the right way ({len(wrong)} "
+          f"wrong, {text.count(chr(0x201c))} opening and {text.count(chr(0x201d))} closing marks)")
+    return 1 if failed else 0
+
+
+def main(argv):
+    cmds = {"overfull": (overfull, 2), "carets": (carets, 1), "quotes": (quotes, 1)}
+    if not argv or argv[0] not in cmds or len(argv) - 1 != cmds[argv[0]][1]:
+        print(__doc__, file=sys.stderr)
+        return 2
+    try:
+        return cmds[argv[0]][0](*argv[1:])
+    except (OSError, ValueError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
