@@ -104,11 +104,22 @@ local function generated_blocks(key, markdown, class)
   return pandoc.Div(blocks, pandoc.Attr('', {class}))
 end
 
-local function figure_block(key, caption, svg)
+-- Every figure, for book/check_pdf.py captions (written next to book.json as figures.json): its
+-- label, caption and chart, and what the chart draws.
+local FIGURES = {}
+
+local function figure_block(key, caption, svg, drawn)
   local label, id = number('Figure', key)
+  local inl = md_inlines(label .. ' ' .. caption)
+  FIGURES[#FIGURES + 1] = {label = stringify(md_inlines(label)), id = id, caption = stringify(inl), svg = svg, drawn = drawn or {}}
   -- The title "fig:" makes a paragraph holding only this image a figure with a caption.
-  local img = pandoc.Image(md_inlines(label .. ' ' .. caption), svg, 'fig:', pandoc.Attr(id, {}, {{'width', '100%'}}))
+  local img = pandoc.Image(inl, svg, 'fig:', pandoc.Attr(id, {}, {{'width', '100%'}}))
   return pandoc.Div({pandoc.Para({img})}, pandoc.Attr('', {'figure'}))
+end
+
+local function words(list) -- "a", "a and b", "a, b and c"
+  if #list <= 1 then return list[1] or '' end
+  return table.concat(list, ', ', 1, #list - 1) .. ' and ' .. list[#list]
 end
 
 -- LaTeX: keep a caption with the first lines of its code; colour a diff's removed lines red and
@@ -228,10 +239,12 @@ local function results_section(c)
       pandoc.Attr('', {'results-context'})))
     out:insert(pandoc.RawBlock('latex', '\\par\\endgroup'))
   end
-  local chart, what = c.chart, 'Median time of each program on each GPU (lower is better).'
-  if chart.roof_title then what = md_escape(chart.unit) .. ' of each program on each GPU; the dashed line is the GPU\'s ' .. chart.roof_title .. '.'
-  elseif chart.unit then what = md_escape(chart.unit) .. ' of each program on each GPU.' end
-  out:insert(figure_block(c.nn, 'Chapter ' .. c.number .. ': ' .. what, charts.chapter(c.nn, chart)))
+  -- The caption says what the chart draws, as charts.lua reports it.
+  local svg, drawn = charts.chapter(c.nn, c.chart)
+  local what = (c.chart.unit and md_escape(c.chart.unit) or 'Median time') .. ' of each program on each GPU' ..
+    (c.chart.unit and '' or ' (lower is better)') ..
+    (drawn.roof and ('; the dashed line is each GPU\'s ' .. md_escape(drawn.roof)) or '') .. '.'
+  out:insert(figure_block(c.nn, 'Chapter ' .. c.number .. ': ' .. what, svg, drawn))
   return out
 end
 
@@ -264,11 +277,13 @@ local function generated(c, g) -- the book's layout of one generated block of a 
   -- a sweep of one numeric knob is also drawn as a curve, after its table.
   local out, sc = {generated_blocks(c.nn, g.markdown, g.kind)}, c.sweep_chart
   if g.kind == 'sweep' and sc then
-    local roofs = false
-    for _, s in ipairs(sc.series) do roofs = roofs or s.roof ~= nil end -- the chart draws these
+    local svg, drawn = charts.sweep(c.nn, sc)
+    local flat = drawn.flat or {}
     out[2] = figure_block(c.nn, 'Chapter ' .. c.number .. ': ' .. md_escape(sc.unit or 'median time (µs)') .. ' of the ' ..
-      md_escape(sc.program) .. ' program against `--' .. sc.knob .. '`, per GPU' ..
-      (roofs and ('; each dashed line is a GPU\'s ' .. md_escape(sc.roof_title or 'roof') .. '.') or '.'), charts.sweep(c.nn, sc))
+      words(drawn.programs) .. ' program' .. (#drawn.programs > 1 and 's' or '') .. ' against `--' .. sc.knob .. '`, per GPU' ..
+      (#flat > 0 and ('; the ' .. words(flat) .. ' program' .. (#flat > 1 and 's' or '') .. ', whose rate this knob moves by less than ' .. sc.varies_pct .. ' %, ' ..
+        (#flat > 1 and 'are' or 'is') .. ' left out') or '') ..
+      (drawn.roof and ('; the dashed lines are the GPUs\' ' .. md_escape(drawn.roof) .. 's') or '') .. '.', svg, drawn)
   end
   return out
 end
@@ -344,6 +359,34 @@ local function gpus_blocks()
     {'AlignLeft', 'AlignLeft', 'AlignRight', 'AlignRight', 'AlignLeft', 'AlignRight', 'AlignLeft'}, header, rows)}
 end
 
+-- Per GPU with both roofs measured, its roofline (charts.lua), and which chapters it cannot place.
+local function roofline_blocks()
+  local out = pandoc.List()
+  for _, g in ipairs(DATA.roofline or {}) do
+    if #g.points > 0 then
+      local svg, drawn = charts.roofline(g)
+      local shown, why, seen = {}, {}, {}
+      for _, p in ipairs(g.points) do if not seen[p.nn] then seen[p.nn] = true; shown[#shown + 1] = p.nn end end
+      for _, m in ipairs(g.missing) do
+        if not seen[m.nn] then seen[m.nn] = true; why[m.why] = (why[m.why] or 0) + 1 end
+      end
+      local left = {}
+      for _, w in ipairs({'no flop count', 'no byte count'}) do
+        if why[w] then left[#left + 1] = string.format('%d record %s', why[w], w == 'no flop count' and
+          'no FP32 flop count (their programs move data and barely compute)' or 'no DRAM byte count') end
+      end
+      out:insert(figure_block('S', string.format('Roofline of the %s: FP32 GFLOP/s against arithmetic intensity, under the ' ..
+        'GPU\'s measured copy roof (%.0f GB/s, the slope) and its FP32 peak (%.0f GFLOP/s, the flat part); each arrow goes ' ..
+        'from a chapter\'s naive program to its optimized one.%s%s Drawn: chapter%s %s. Not drawn: of the other chapters, %s.',
+        md_escape(g.short), drawn.copy, drawn.peak,
+        drawn.evidence and ' Filled markers: the flops and the DRAM bytes are both ncu\'s counts.' or '',
+        drawn.results and ' Hollow markers: one of the two rates is the program\'s own count over its median time, from its results row.' or '',
+        #shown > 1 and 's' or '', words(shown), #left > 0 and words(left) or 'none'), svg, drawn))
+    end
+  end
+  return out
+end
+
 local function summary_blocks()
   if #DATA.summary == 0 then
     return md_blocks('**Not measured yet.** No written chapter has both a naive and an optimized result on any GPU.')
@@ -363,8 +406,18 @@ local function summary_blocks()
   end
   local out = pandoc.List({table_block('S', 'Speedup of the optimized program over the naive one (ratio of medians) ' ..
     'against the range its chapter predicted, and whether it fell inside that range.', aligns, header, rows)})
-  out:insert(figure_block('S', 'Speedup of every chapter, per GPU, on a logarithmic scale; the dashed line marks 1× (no change).',
-    charts.summary(DATA.gpus, DATA.summary)))
+  local crows = {}
+  for _, r in ipairs(DATA.summary) do
+    local p, sp = by_nn[r.nn].prediction, {}
+    for slug, x in pairs(r.speedups) do sp[slug] = x.speedup end
+    crows[#crows + 1] = {nn = r.nn, title = r.title, predicted = p and p.speedup, speedups = sp}
+  end
+  local svg, drawn = charts.summary(DATA.gpus, crows)
+  out:insert(figure_block('S', 'Measured against predicted, every chapter: ' ..
+    (drawn.predicted and 'the grey bar is the speedup range the chapter predicted, ' or '') ..
+    'each marker the speedup measured on a GPU (' .. md_escape(words(drawn.gpus)) .. '), on a logarithmic axis; ' ..
+    'the dashed line marks 1× (no change). The numbers are in the table above.', svg, drawn))
+  out:extend(roofline_blocks())
   return out
 end
 
@@ -483,6 +536,27 @@ local function check_links(blocks)
   end
 end
 
+-- figures.json: Pandoc 2.17 has no JSON writer for Lua tables, so a small one.
+local function json_value(v)
+  local t = type(v)
+  if t == 'table' then
+    if #v > 0 or next(v) == nil then
+      local o = {}; for k, x in ipairs(v) do o[k] = json_value(x) end
+      return '[' .. table.concat(o, ',') .. ']'
+    end
+    local keys, o = {}, {}
+    for k in pairs(v) do keys[#keys + 1] = tostring(k) end
+    table.sort(keys)
+    for _, k in ipairs(keys) do o[#o + 1] = json_value(k) .. ':' .. json_value(v[k]) end
+    return '{' .. table.concat(o, ',') .. '}'
+  elseif t == 'string' then
+    return '"' .. v:gsub('[%c"\\]', function(ch) return string.format('\\u%04x', ch:byte()) end) .. '"'
+  elseif t == 'number' then return string.format('%.10g', v)
+  elseif t == 'boolean' then return tostring(v) end
+  return 'null'
+end
+local function figures_json() return json_value(FIGURES) .. '\n' end
+
 local FILL = {gpus = gpus_blocks, edition = edition_blocks, summary = summary_blocks, ['guideline-index'] = guideline_blocks, reproduce = reproduce_blocks}
 
 function Pandoc(doc)
@@ -504,6 +578,11 @@ function Pandoc(doc)
     end
   end
   blocks = pandoc.walk_block(pandoc.Div(blocks), {Str = superscripts}).content
+  charts.flush()
+  local out_dir = doc.meta['out-dir'] and stringify(doc.meta['out-dir']) or 'book/out'
+  local f = io.open(out_dir .. '/figures.json', 'wb') or fail('cannot write %s/figures.json', out_dir)
+  f:write(figures_json())
+  f:close()
   check_links(blocks)
   for _, r in ipairs(DATA.stale) do
     io.stderr:write(string.format('book: warning: stale %s: %s:%s, chapter %s %s\n', r.kind, r.file, r.line, r.chapter, r.program))

@@ -152,6 +152,25 @@ planted_pdf() { # WHAT NAME ARGS...: the check must FAIL on the planted fault
 # all three editions are written from); quotation marks facing the right way in the PDF.
 pdf_check carets "$OUT/book.json"
 pdf_check quotes "$CHK/book.txt"
+# Captions against charts (book/book.lua writes figures.json: each figure's caption and chart).
+# Planted: a figure whose caption names a roof line keeps its caption but gets a chart without
+# one (the fault of figures 2.1, 3.1 and 13.1 in the first edition), or the reverse.
+pdf_check captions "$OUT/figures.json" "$CHK/book.txt"
+if python3 - "$OUT/figures.json" "$CHK/figures-planted.json" <<'PY'
+import json, re, sys
+figs = json.load(open(sys.argv[1]))
+roof = [f for f in figs if re.search("roof|peak", f["caption"])]
+none = [f for f in figs if not re.search("roof|peak", f["caption"])]
+if not roof or not none:
+    sys.exit(1)
+roof[0]["svg"] = none[0]["svg"]
+json.dump(figs, open(sys.argv[2], "w"))
+PY
+then
+    planted_pdf "a caption that names a roof its chart does not draw" captions "$CHK/figures-planted.json" "$CHK/book.txt"
+else
+    note "the book needs a figure with a roof and one without for the planted caption test"
+fi
 # Overflow: xelatex's overfull boxes.
 pdf_check overfull "$OUT/latex/book.log" "$OUT/latex/book.tex"
 # Planted: a small document with the faults the book had, read as GitHub markdown without the

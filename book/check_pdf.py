@@ -9,6 +9,7 @@
 Prints one PASS: or FAIL: line per assertion; exit status 1 if any failed, 2 on bad input.
 Standard library only."""
 
+import html
 import json
 import re
 import sys
@@ -143,8 +144,55 @@ def quotes(txt_path):
     return 1 if failed else 0
 
 
+ROOF_WORDS = re.compile(r"roof|peak", re.I)  # also inside squeezed text ("copyroof")
+
+
+def svg_text(path):
+    """The words a chart shows (its key, labels and axes), from gnuplot's SVG."""
+    svg = open(path, encoding="utf-8", errors="replace").read()
+    return html.unescape(" ".join(re.findall(r">([^<>]+)</tspan>|>([^<>]+)</text>", svg) and
+                                  [a or b for a, b in re.findall(r">([^<>]+)</tspan>|>([^<>]+)</text>", svg)]))
+
+
+def captions(figures_path, txt_path):
+    """Every figure's caption, as the PDF prints it, claims only what its chart draws: a roof or
+    peak line only where the chart's key or labels show one (and, where the chart draws one, the
+    caption says so); a predicted range only where one is drawn; for a sweep, the programs it
+    names as drawn are the ones in the chart's key. figures.json (book/book.lua) gives each
+    figure's label and chart; the truth is the chart's SVG."""
+    figures = json.load(open(figures_path, encoding="utf-8"))
+    text = squeeze(open(txt_path, encoding="utf-8", errors="replace").read())
+    for f in figures:
+        label = squeeze(f["label"])
+        want = squeeze(f["caption"])
+        at = text.find(want)
+        check(at >= 0, f"{f['label']} is in the PDF with its caption" +
+              ("" if at >= 0 else f" (looked for \"{f['caption'][:80]}...\")"))
+        shown = text[at:at + len(want)] if at >= 0 else want
+        try:
+            drawn = svg_text(f["svg"])
+        except OSError as e:
+            check(False, f"{f['label']}: its chart {f['svg']} cannot be read: {e.strerror}")
+            continue
+        said = ROOF_WORDS.search(shown) is not None  # the claim as the PDF prints it
+        has = ROOF_WORDS.search(drawn) is not None
+        check(said == has, f"{f['label']} {'mentions' if said else 'does not mention'} a roof or peak line, "
+              f"and its chart ({f['svg'].rsplit('/', 1)[-1]}) {'draws' if has else 'draws none'}")
+        if "predicted" in f["caption"] or "predicted range" in drawn:
+            check(("predicted range" in drawn) == ("predicted" in f["caption"]),
+                  f"{f['label']}: a predicted range is mentioned exactly where its chart draws one")
+        m = re.search(r"of the (.+?) programs? against", f["caption"])
+        if m:
+            named = [p for p in re.split(r", | and ", m.group(1)) if p]
+            missing = [p for p in named if p not in drawn]
+            check(not missing, f"{f['label']}: the programs its caption says are drawn ({', '.join(named)}) "
+                  f"are in its chart's key" + (f"; not: {', '.join(missing)}" if missing else ""))
+    return 1 if failed else 0
+
+
 def main(argv):
-    cmds = {"overfull": (overfull, 2), "carets": (carets, 1), "quotes": (quotes, 1)}
+    cmds = {"overfull": (overfull, 2), "carets": (carets, 1), "quotes": (quotes, 1),
+            "captions": (captions, 2)}
     if not argv or argv[0] not in cmds or len(argv) - 1 != cmds[argv[0]][1]:
         print(__doc__, file=sys.stderr)
         return 2
