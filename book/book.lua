@@ -62,7 +62,15 @@ end
 local NEEDSPACE = function(n) return pandoc.RawBlock('latex', '\\needspace{' .. n .. '\\baselineskip}') end
 
 -- A table read from markdown (or built here) gets its number in front of its caption.
-local function numbered_table(key, t, caption, classes)
+-- LaTeX: a table of up to 15 rows moves to the next page whole rather than break, with the lines
+-- that follow it and belong to it (the context under a results table: "after" lines).
+local function table_lines(t)
+  local n = #t.head.rows + #t.foot.rows
+  for _, body in ipairs(t.bodies) do n = n + #body.body end
+  return n
+end
+
+local function numbered_table(key, t, caption, classes, after)
   local label, id = number('Table', key)
   local cap = caption and md_inlines(caption) or pandoc.utils.blocks_to_inlines(t.caption.long)
   local inl = md_inlines(label)
@@ -71,14 +79,15 @@ local function numbered_table(key, t, caption, classes)
   t.caption.long = {pandoc.Plain(inl)}
   local cls = {'numbered-table'}
   for _, c in ipairs(classes or {}) do cls[#cls + 1] = c end
-  return pandoc.Div({NEEDSPACE(8), t}, pandoc.Attr(id, cls))
+  local rows = table_lines(t)
+  return pandoc.Div({NEEDSPACE(rows <= 15 and (math.ceil(rows * 1.25) + 4 + (after or 0)) or 8), t}, pandoc.Attr(id, cls))
 end
 
-local function table_block(key, caption, aligns, header, rows, classes)
+local function table_block(key, caption, aligns, header, rows, classes, after)
   local widths = {}
   for i = 1, #header do widths[i] = 0 end
   local st = pandoc.SimpleTable({}, aligns, widths, header, rows)
-  return numbered_table(key, pandoc.utils.from_simple_table(st), caption, classes)
+  return numbered_table(key, pandoc.utils.from_simple_table(st), caption, classes, after)
 end
 
 -- Every table of a generated markdown block (results, sweep, evidence) gets a number. Read with
@@ -234,7 +243,7 @@ local function results_section(c)
       rows[#rows + 1] = line
     end
     out:insert(table_block(c.nn, 'Chapter ' .. c.number .. ' measured on ' .. md_escape(g.name) .. ' (median of the samples).',
-      aligns, header, rows, {'results'}))
+      aligns, header, rows, {'results'}, 6))
     out:insert(pandoc.Div({pandoc.RawBlock('latex', '\\begingroup\\small'), table.unpack(md_blocks(g.context))},
       pandoc.Attr('', {'results-context'})))
     out:insert(pandoc.RawBlock('latex', '\\par\\endgroup'))

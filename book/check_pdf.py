@@ -5,6 +5,7 @@
     check_pdf.py carets BOOK.json              no literal ^ exponent outside code
     check_pdf.py quotes BOOK.txt               no closing quote mark where a quotation opens
     check_pdf.py captions FIGURES.json BOOK.txt   every caption's claims match its chart
+    check_pdf.py parts DATA.json BOOK.txt      every part has a written chapter, none planned
 
 Prints one PASS: or FAIL: line per assertion; exit status 1 if any failed, 2 on bad input.
 Standard library only."""
@@ -190,9 +191,32 @@ def captions(figures_path, txt_path):
     return 1 if failed else 0
 
 
+def parts(data_path, txt_path):
+    """Every part of the book is real: it has a written chapter, its page in the PDF lists no
+    chapter as planned, and its written chapters follow it."""
+    data = json.load(open(data_path, encoding="utf-8"))
+    pages = open(txt_path, encoding="utf-8", errors="replace").read().split("\f")
+    heads = [squeeze(next((l for l in p.split("\n") if l.strip()), "")) for p in pages]
+    status = {c["nn"]: c for c in data["chapters"]}
+    for part in data["parts"]:
+        written = [nn for nn in part["chapters"] if status[nn]["status"] == "written"]
+        at = next((i for i, h in enumerate(heads) if h.startswith(f"Part{part['part']}.")), None)
+        check(bool(written), f"Part {part['part']} has a written chapter"
+              + ("" if written else f" (its chapters {', '.join(part['chapters'])} are all planned "
+                                    "or in progress)"))
+        check(at is not None and "(planned)" not in pages[at],
+              f"Part {part['part']} has its page in the PDF, which lists no planned chapter")
+        if at is not None:
+            later = squeeze("\f".join(pages[at + 1:]))
+            lost = [nn for nn in written if squeeze(f"{nn}. {status[nn]['title']}") not in later]
+            check(not lost, f"Part {part['part']}'s written chapters follow its page"
+                  + (f" (not: {', '.join(lost)})" if lost else ""))
+    return 1 if failed else 0
+
+
 def main(argv):
     cmds = {"overfull": (overfull, 2), "carets": (carets, 1), "quotes": (quotes, 1),
-            "captions": (captions, 2)}
+            "captions": (captions, 2), "parts": (parts, 2)}
     if not argv or argv[0] not in cmds or len(argv) - 1 != cmds[argv[0]][1]:
         print(__doc__, file=sys.stderr)
         return 2

@@ -143,5 +143,11 @@ local function Table(tbl)
   return tbl
 end
 
+-- Code blocks: their number of lines, for header.tex's page-break rule inside listings.
+local function CodeBlock(cb)
+  local _, n = (cb.text .. '\n'):gsub('\n', '')
+  return {pandoc.RawBlock('latex', '\\def\\BookLines{' .. n .. '}'), cb}
+end
+
 -- Tables first, while their inline code is still Code (the pass below turns it into raw LaTeX).
-return {{Table = Table}, {Code = Code, Image = Image}}
+return {{Table = Table}, {Code = Code, Image = Image, CodeBlock = CodeBlock}}
