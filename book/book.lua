@@ -108,7 +108,17 @@ end
 local function generated_blocks(key, markdown, class)
   local blocks = pandoc.List()
   for _, b in ipairs(md_blocks(keep_dashes(markdown))) do
-    blocks:insert(b.t == 'Table' and numbered_table(key, b, nil, {class}) or b)
+    if b.t == 'Table' then
+      local div = numbered_table(key, b, nil, {class})
+      -- The sentence that introduces a table ("Other configurations on ...") stays with it.
+      if #blocks > 0 and blocks[#blocks].t == 'Para' then
+        local need = div.content[1].text:match('{(%d+)\\baselineskip}')
+        blocks:insert(#blocks, NEEDSPACE(tonumber(need) + 3))
+      end
+      blocks:insert(div)
+    else
+      blocks:insert(b)
+    end
   end
   return pandoc.Div(blocks, pandoc.Attr('', {class}))
 end
@@ -155,6 +165,7 @@ local function lang_of(file) return LANG[file:match('%.(%w+)$') or ''] or (file:
 -- A chapter: its README, each generated block replaced by the data's rendering of it
 
 local by_nn = {}
+local superscripts -- defined with the exponents, below
 
 local function chapter_ref(nn)
   local c = by_nn[nn] or fail('a reference to chapter %s, which is not in the table of contents', nn)
@@ -328,10 +339,11 @@ local function chapter_blocks(c)
     end
     kept:insert(b)
   end
-  -- Inline comments go (the markers around an inline value, notes); the text stays.
+  -- Inline comments go (the markers around an inline value, notes); the text stays. Exponents
+  -- become superscripts (superscripts, below).
   return pandoc.walk_block(pandoc.Div(kept), {RawInline = function(r)
     if r.format == 'html' and r.text:match('^<!%-%-') then return {} end
-  end}).content
+  end, Str = function(s) return superscripts(s) end}).content
 end
 
 ---------------------------------------------------------------------------------------------
@@ -513,7 +525,7 @@ end
 
 -- 2^-21.41, 2^30, n^a (not a sentence's final "."), r^(-3/2) (set without its parentheses)
 local EXPONENT = {'^%b()', '^%-?%d+%.%d+', '^%-?%d+', '^%a+'}
-local function superscripts(s)
+function superscripts(s)
   local text, out, from = s.text, pandoc.List(), 1
   local i = text:find('^', 2, true)
   while i do
@@ -586,7 +598,6 @@ function Pandoc(doc)
       blocks:insert(b)
     end
   end
-  blocks = pandoc.walk_block(pandoc.Div(blocks), {Str = superscripts}).content
   charts.flush()
   local out_dir = doc.meta['out-dir'] and stringify(doc.meta['out-dir']) or 'book/out'
   local f = io.open(out_dir .. '/figures.json', 'wb') or fail('cannot write %s/figures.json', out_dir)

@@ -23,9 +23,9 @@ local function rgb_int(hex) return tonumber(hex:sub(2), 16) end
 
 local QUEUE = {} -- the charts to draw: names whose script changed
 
-local function render_chart(name, script, height)
+local function render_chart(name, script, height, width)
   local gp, svg, pdf = CHARTS .. '/' .. name .. '.gp', CHARTS .. '/' .. name .. '.svg', CHARTS .. '/' .. name .. '.pdf'
-  script = 'set terminal svg size 680,' .. (height or 340) .. ' font "DejaVu Sans,12" background rgb "white"\n' ..
+  script = 'set terminal svg size ' .. (width or 680) .. ',' .. (height or 340) .. ' font "DejaVu Sans,12" background rgb "white"\n' ..
            'set output ' .. gq(svg) .. '\n' .. script
   if read_file(gp) == script and read_file(pdf) then return svg end -- drawn from this script already
   os.remove(pdf)
@@ -199,21 +199,25 @@ local function summary_chart(gpus, rows)
     if pts[gi] then
       data[#data + 1] = '$g' .. gi .. ' << EOD\n' .. table.concat(pts[gi], '\n') .. '\nEOD'
       plot[#plot + 1] = '$g' .. gi .. ' using 1:2 with points pt ' .. gpu_marker(gi) .. ' ps 1.0 lc rgb ' ..
-                        gq(gpu_color(gi)) .. ' title ' .. gq('measured, ' .. g.short)
+                        gq(gpu_color(gi)) .. ' title ' .. gq(g.short)
       drawn.gpus[#drawn.gpus + 1] = g.short
     end
   end
   local ticks = {}
-  for _, t in ipairs({0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000}) do
+  -- 1-2-5 ticks over two decades or less, 1-3-10 over more (where 1-2-5 would run together)
+  local series = math.log(hi / lo, 10) > 2 and {0.01, 0.03, 0.1, 0.3, 1, 3, 10, 30, 100, 300, 1000}
+    or {0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000}
+  for _, t in ipairs(series) do
     if t >= lo / 2.5 and t <= hi * 2.5 then ticks[#ticks + 1] = "'" .. t .. "×' " .. t end
   end
-  local setup = STYLE .. "set key outside top center horizontal maxrows 1 width 1\nset logscale x\nset grid xtics noytics lc rgb '#e3e3e3' lt 1\n" ..
-    "set xtics scale 1 (" .. table.concat(ticks, ', ') .. ")\nset ytics scale 0 font ',10' (" .. table.concat(yt, ', ') .. ")\n" ..
-    "set xlabel 'speedup of the optimized program over the naive one (log scale)'\n" ..
+  -- (The key is placed on the canvas: centred over this narrow plot, gnuplot drops an entry.)
+  local setup = STYLE .. "set key at screen 0.5,0.995 center top horizontal\nset tmargin 2.5\nset logscale x\nset grid xtics noytics lc rgb '#e3e3e3' lt 1\n" ..
+    "set xtics scale 1 (" .. table.concat(ticks, ', ') .. ")\nset ytics scale 0 font ',11' (" .. table.concat(yt, ', ') .. ")\n" ..
+    "set xlabel 'measured speedup, optimized over naive (log scale)'\n" ..
     "set arrow from 1, graph 0 to 1, graph 1 nohead dt 2 lw 1.5 lc rgb '#333333'\n" ..
     string.format('set xrange [%.6g:%.6g]\nset yrange [0.4:%.1f]\n', lo / 1.6, hi * 1.6, n + 0.6)
   return render_chart('summary', setup .. table.concat(data, '\n') .. '\nplot ' .. table.concat(plot, ', \\\n     ') .. '\n',
-    90 + 17 * n), drawn
+    100 + 18 * n, 600), drawn
 end
 
 -- A GPU's roofline: attained FP32 GFLOP/s against arithmetic intensity (flops per DRAM byte), both
