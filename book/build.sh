@@ -5,7 +5,8 @@
 #   --assemble-only   stop after step 1 (book.json); book/check.sh uses it for its failure tests
 # scripts/results.py reads and checks every data file and writes $BOOK_OUT/data.json; one assembly
 # pass (book/book.lua, layout only) turns book/book.md, the chapters' READMEs and that document
-# into $BOOK_OUT/book.json; the PDF, HTML and EPUB writers then run from that, in parallel.
+# into $BOOK_OUT/book.json; the PDF (book/pdf.sh), HTML and EPUB writers then run from that, in
+# parallel.
 set -euo pipefail
 
 RESULTS_DIR=${RESULTS_DIR:-results}

@@ -8,7 +8,8 @@
 # row, verdict and evidence metric in its chapter, nothing stale, every internal link resolving.
 # Then the HTML rendering in headless Chromium and PDF pages by pdftoppm (pictures to look at),
 # and that the build does fail on a missing marker or file, a broken link and a missing results
-# row, and marks a stale row.
+# row, and marks a stale row. Section 5: the PDF's layout and typography (book/check_pdf.py), each
+# check also run on a planted fault.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 

@@ -31,16 +31,19 @@ else
     rm -f "$dir/input.md5"
     mv "$dir/book.tex.new" "$dir/book.tex"
     aux_files() { cat "$dir"/book.aux "$dir"/book.toc "$dir"/book.out 2>/dev/null || true; }
+    # Without an .aux the first pass only collects references: it need not write a PDF (-no-pdf).
+    nopdf=(); [ -s "$dir/book.aux" ] || nopdf=(-no-pdf)
     for pass in 1 2 3 4; do
         before=$(aux_files | md5sum)
-        if ! xelatex -interaction=nonstopmode -halt-on-error -file-line-error \
+        if ! xelatex "${nopdf[@]}" -interaction=nonstopmode -halt-on-error -file-line-error \
                 -output-directory="$dir" "$dir/book.tex" >/dev/null 2>&1; then
             echo "error: xelatex failed on $dir/book.tex (its log is $dir/book.log):" >&2
             grep -A 3 -E '^(!|.*:[0-9]+: )' "$dir/book.log" | head -n 30 >&2
             exit 1
         fi
         after=$(aux_files | md5sum)
-        [ "$before" = "$after" ] && break
+        [ "$before" = "$after" ] && [ ${#nopdf[@]} -eq 0 ] && break
+        nopdf=()
     done
     echo "$pass xelatex pass(es)" >"$dir/passes.txt"
     mv "$dir/input.md5.new" "$dir/input.md5"
