@@ -39,8 +39,14 @@ for d in "${dirs[@]}"; do
     desc=$("$(chapter_programs "$d" | head -n 1)" --describe) || exit 1
     settings=$($parse context "$d") || exit 1
     m=$(sed -n 's/^ncu_metrics=//p' <<<"$desc")
-    # Means over several kernels are weighted by duration, so it is always profiled.
-    case ",$m," in ,,|*,gpu__time_duration.sum,*) ;; *) m="$m,gpu__time_duration.sum" ;; esac
+    # Means over several kernels are weighted by duration, so it is always profiled; and so are
+    # the roofline's FP32 instructions and DRAM bytes (base_metrics), where any kernel is.
+    if [ -n "$m" ]; then
+        base=$(sed -n 's/^base_metrics=//p' <<<"$settings")
+        for x in gpu__time_duration.sum ${base//,/ }; do
+            case ",$m," in *,"$x",*) ;; *) m="$m,$x" ;; esac
+        done
+    fi
     metrics[$d]=$m
     size[$d]=$(sed -n 's/^size=//p' <<<"$settings")
     [ -n "${size[$d]}" ] || size[$d]=$(sed -n 's/^small_size=//p' <<<"$desc")

@@ -12,7 +12,8 @@ turns their output into rows of results/evidence/<gpu>.csv).
     evidence_parse.py header
         the evidence header line
     evidence_parse.py context CHAPTER_DIR
-        print `size=`, `sass=` and `options=` lines of the chapter's evidence.toml [record]
+        print `size=`, `sass=` and `options=` lines of the chapter's evidence.toml [record], and
+        `base_metrics=`, the ncu metrics every profiled chapter records beside its own
 
 CONTEXT is --chapter --slug --variant --options --gpu --cc --arch --size --hash
 --commit --date. Rows go to stdout, without the header. Which kernels count:
@@ -32,6 +33,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from guide.evidence import COLUMNS as HEADER  # noqa: E402  (the one column list)
+from guide.evidence import ROOFLINE_DRAM_METRICS, ROOFLINE_FLOP_METRICS  # noqa: E402
 DURATION = "gpu__time_duration.sum"
 
 
@@ -319,6 +321,7 @@ def main(argv):
             print(f"sass={','.join(sass)}")
             for o in options:
                 print(f"options={o}")
+            print("base_metrics=" + ",".join([*ROOFLINE_FLOP_METRICS, *ROOFLINE_DRAM_METRICS]))
             return 0
         ctx = dict(chapter=str(int(a.chapter)), slug=a.slug, variant=a.variant, options=a.options,
                    gpu=a.gpu, cc=a.cc, arch=a.arch, size=a.size, source_hash=a.hash,

@@ -333,12 +333,8 @@ def chapter_doc(data, c):
     return doc
 
 
-FLOP_METRICS = {  # ncu thread-level FP32 instruction counts -> flops per instruction (FMA is 2)
-    "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum": 1,
-    "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum": 1,
-    "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum": 2,
-}
-DRAM_METRICS = ("dram__bytes_read.sum", "dram__bytes_write.sum")
+FLOP_METRICS = ev.ROOFLINE_FLOP_METRICS
+DRAM_METRICS = ev.ROOFLINE_DRAM_METRICS
 TIME_METRIC = "gpu__time_duration.sum"  # ns
 
 

@@ -17,6 +17,15 @@ from .model import ResultsError, VARIANTS, check_identity, rel, gpu_slug
 COLUMNS = ("chapter,slug,variant,options,gpu,cc,arch,size,tool,metric,value,unit,"
            "source_hash,commit,date").split(",")
 TOOLS = ["ncu", "ptxas", "sass", "host"]
+# Recorded for every chapter that profiles its kernels, beside its own metrics (scripts/evidence.sh
+# asks `evidence_parse.py context` for them): what the book's roofline needs, FP32 flops (thread
+# instructions; an FMA is 2 flops) and the bytes DRAM moved.
+ROOFLINE_FLOP_METRICS = {
+    "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum": 1,
+    "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum": 1,
+    "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum": 2,
+}
+ROOFLINE_DRAM_METRICS = ("dram__bytes_read.sum", "dram__bytes_write.sum")
 RESULT_FIELDS = ["median_us", "rate"]          # result:FIELD in an expression
 
 METRIC_REF = re.compile(r"\b(ncu|ptxas|sass|host|result):([A-Za-z_](?:[A-Za-z0-9_.]*[A-Za-z0-9_])?)")

@@ -3,6 +3,7 @@
     evidence_test.py PARSE_MODULE
 prints one PASS:/FAIL: line per check. evidence_test.sh runs it on the real
 modules and on planted faults."""
+import contextlib
 import csv
 import importlib.util
 import io
@@ -61,6 +62,17 @@ def main(parse_path):
     check("common/ kernels found in the sources",
           {"l2_flush_kernel", "spin_kernel"} <= ev.common_kernel_names(
               os.path.join(HERE, "..", "..", "common")), True)
+    # What every profiled chapter records beside its own metrics: the roofline's counts, the
+    # names the book's roofline reads (scripts/guide/evidence.py owns both).
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        ev.main(["context", os.path.join(HERE, "..", "..", "chapters", "26-single-precision-literals")])
+    base = [line[len("base_metrics="):].split(",") for line in out.getvalue().splitlines()
+            if line.startswith("base_metrics=")]
+    check("context names the roofline's base metrics: DRAM bytes both ways and FP32 instructions",
+          bool(base) and {"dram__bytes_read.sum", "dram__bytes_write.sum",
+                          "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"} <= set(base[0]),
+          True)
     notes = []
     rows = ev.program_rows(CTX, fixture("ncu-two-kernels.csv"),
                            [fixture("ptxas-optimized.txt"), fixture("ptxas-problem.txt")],
