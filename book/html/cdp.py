@@ -124,7 +124,7 @@ class Browser:
     def tab(self, width, height, mobile=False, dark=False):
         target = self.send("Target.createTarget", {"url": "about:blank"})["targetId"]
         session = self.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
-        t = Tab(self, session)
+        t = Tab(self, session, target)
         for domain in ("Page", "Runtime", "Network", "Log"):
             t.send(domain + ".enable")
         t.send("Emulation.setDeviceMetricsOverride",
@@ -135,8 +135,12 @@ class Browser:
 
 
 class Tab:
-    def __init__(self, browser, session):
-        self.browser, self.session = browser, session
+    def __init__(self, browser, session, target):
+        self.browser, self.session, self.target = browser, session, target
+
+    def close(self):
+        self.browser.send("Target.closeTarget", {"targetId": self.target})
+        self.browser.drain(self.session)
 
     def send(self, method, params=None, timeout=None):
         return self.browser.send(method, params, self.session, timeout)
@@ -181,3 +185,27 @@ class Tab:
         data = self.send("Page.captureScreenshot", {"format": "png"})["data"]
         with open(path, "wb") as f:
             f.write(base64.b64decode(data))
+
+
+def main(argv):
+    """cdp.py shoot URL PNG WIDTH HEIGHT [dark]: a screenshot of URL (its #fragment scrolled to)
+    in a WIDTH x HEIGHT window, light or dark; prints the problems seen while loading."""
+    if len(argv) not in (5, 6) or argv[0] != "shoot":
+        print(main.__doc__)
+        return 2
+    url, png, width, height = argv[1], argv[2], int(argv[3]), int(argv[4])
+    with Browser() as b:
+        tab = b.tab(width, height, mobile=width < 600, dark=len(argv) == 6 and argv[5] == "dark")
+        for p in tab.goto(url):
+            print(p)
+        if "#" in url:  # where a reader following the link lands
+            tab.eval("(() => { const e = document.getElementById(decodeURIComponent(location.hash.slice(1)));"
+                     " if (e) e.scrollIntoView(); })()")
+            tab.eval("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))", await_promise=True)
+        tab.screenshot(png)
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+    sys.exit(main(sys.argv[1:]))

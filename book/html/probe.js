@@ -21,20 +21,26 @@
     return s.display !== 'none' && s.visibility !== 'hidden' && r.width > 0 && r.height > 0;
   };
 
-  /* Clipped: an element whose content reaches past a box that hides it instead of scrolling,
-     or past the edge of a page that does not scroll sideways. */
+  /* Clipped: content cut off where the reader cannot scroll to it. */
   const viewportClips = ['hidden', 'clip'].includes(getComputedStyle(document.documentElement).overflowX) ||
                         ['hidden', 'clip'].includes(getComputedStyle(document.body).overflowX);
+  /* Anything in the text (a listing, one of its lines, a table, a cell) that hides part of its
+     own content. */
+  for (const el of main.querySelectorAll('*')) {
+    const ov = getComputedStyle(el).overflowX;
+    if ((ov === 'hidden' || ov === 'clip') && el.scrollWidth > el.clientWidth + 1 && shown(el)) {
+      if (out.clipped.length < 30) out.clipped.push(where(el) + ' hides ' + (el.scrollWidth - el.clientWidth) + ' px of its own content');
+    }
+  }
+  /* A listing, table or chart whose box reaches past an ancestor that hides instead of scrolling,
+     or past the edge of a page that does not scroll sideways. */
   const kinds = {pre: 0, table: 0, img: 0, svg: 0};
   for (const el of main.querySelectorAll('pre, table, img, svg')) {
     if (!shown(el)) continue;
     kinds[el.tagName.toLowerCase()]++;
     const r = el.getBoundingClientRect();
     const ov = getComputedStyle(el).overflowX;
-    if ((ov === 'hidden' || ov === 'clip') && el.scrollWidth > el.clientWidth + 1) {
-      out.clipped.push(where(el) + ' hides ' + (el.scrollWidth - el.clientWidth) + ' px of its own content');
-      continue;
-    }
+    if (ov === 'hidden' || ov === 'clip') continue;  /* judged above */
     let left = r.left, right = r.left + Math.max(r.width, ov === 'visible' ? el.scrollWidth : 0);
     let verdict = null;
     for (let a = el.parentElement; a && a !== document.body && a !== document.documentElement; a = a.parentElement) {
@@ -147,10 +153,12 @@
       .map((a) => a.getAttribute('href'));
   }
 
-  /* Headings with ids (what search must find). */
+  /* Sections with ids: heading and the first words of their first paragraph (what search must find). */
   for (const sec of main.querySelectorAll('section[id]')) {
     const h = sec.querySelector(':scope > h1, :scope > h2, :scope > h3, :scope > h4, :scope > h5, :scope > h6');
-    if (h && h.textContent.trim()) out.headings.push([sec.id, h.textContent.trim()]);
+    const para = sec.querySelector(':scope > p');
+    const words = para ? para.textContent.trim().split(/\s+/).slice(0, 8).join(' ') : '';
+    if (h && h.textContent.trim()) out.headings.push([sec.id, h.textContent.trim(), words]);
   }
   return out;
 })()

@@ -37,9 +37,15 @@ def die(msg):
     sys.exit(1)
 
 
+BLOCK_TAGS = re.compile(r"</?(?:p|div|section|h[1-6]|li|ul|ol|dl|dt|dd|pre|table|caption|thead|"
+                        r"tbody|tr|td|th|figure|figcaption|blockquote|header|nav|br|hr)\b[^>]*>", re.I)
+
+
 def text_of(fragment):
-    """The visible text of an HTML fragment, white space collapsed."""
-    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]*>", " ", fragment))).strip()
+    """The visible text of an HTML fragment, white space collapsed: a block's tags part words,
+    an inline element's (code, emphasis, links) do not."""
+    text = re.sub(r"<[^>]*>", "", BLOCK_TAGS.sub(" ", fragment))
+    return re.sub(r"\s+", " ", html.unescape(text)).strip()
 
 
 class Section:
