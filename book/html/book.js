@@ -8,9 +8,17 @@
   /* Contents: on a narrow screen the sidebar is folded behind the button of the top bar. */
   var toggle = document.getElementById('toc-toggle');
   var sidebar = document.getElementById('sidebar');
+  function showCurrent() {  /* the current page's entry a third of the way down the sidebar */
+    var current = sidebar && sidebar.querySelector('[aria-current="page"]');
+    if (current) sidebar.scrollTop = Math.max(0, current.offsetTop - sidebar.clientHeight / 3);
+  }
   function setOpen(open) {
     document.body.classList.toggle('toc-open', open);
-    if (toggle) toggle.setAttribute('aria-expanded', open ? 'true' : 'false');
+    if (toggle) {
+      toggle.setAttribute('aria-expanded', open ? 'true' : 'false');
+      toggle.textContent = open ? '\u2715 Close' : '\u2630 Contents';
+    }
+    if (open) showCurrent();
   }
   if (toggle && sidebar) {
     toggle.addEventListener('click', function () {
@@ -22,8 +30,7 @@
     document.addEventListener('keydown', function (e) {
       if (e.key === 'Escape') setOpen(false);
     });
-    var current = sidebar.querySelector('[aria-current="page"]');
-    if (current) sidebar.scrollTop = Math.max(0, current.offsetTop - sidebar.clientHeight / 3);
+    showCurrent();
   }
 
   /* Copy buttons: the code's text, without the line numbers (those are drawn by CSS). */
@@ -94,7 +101,8 @@
         return {page: e[0], id: e[1], heading: e[2], text: e[3], lheading: norm(e[2]), ltext: norm(e[3])};
       });
     }
-    var words = norm(query).split(' ').filter(function (w) { return w.length > 0; });
+    var phrase = norm(query).trim();
+    var words = phrase.split(' ').filter(function (w) { return w.length > 0; });
     if (!words.length) return [];
     var results = [];
     prepared.forEach(function (e, order) {
@@ -104,6 +112,9 @@
         var n = count(e.ltext, words[k]);
         if (!n && !inHeading) return;
         score += (inHeading ? 10 : 0) + Math.min(n, 5);
+      }
+      if (words.length > 1) {  /* the words together, as typed, count more */
+        score += (e.lheading.indexOf(phrase) !== -1 ? 20 : 0) + (e.ltext.indexOf(phrase) !== -1 ? 5 : 0);
       }
       var page = index.pages[e.page];
       results.push({

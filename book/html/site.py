@@ -91,8 +91,8 @@ class Page:
         self.children = []  # the chapters of a part, for the contents
 
 
-def cut_pages(body, title_block):
-    """The pages, in reading order: index (title, first front section), then one per top-level
+def cut_pages(body):
+    """The pages, in reading order: index (the first front section), then one per top-level
     section; a section of chapters (a part) gives its introduction and one page per chapter."""
     tops = section_tree(body)
     if not tops:
@@ -100,7 +100,7 @@ def cut_pages(body, title_block):
     pages = []
     lead = body[:tops[0].start]
     first = tops[0] if tops[0].level() >= 2 else None
-    index_html = title_block + lead + (body[first.start:first.end] if first else "")
+    index_html = lead + (body[first.start:first.end] if first else "")
     pages.append(Page("index.html", heading(body[first.start:first.end]) if first else "Front page",
                       index_html, "index", sid=first.id if first else None))
     for s in tops:
@@ -248,10 +248,9 @@ def esc(s):
 
 def sections_of(page):
     """(id, heading text) of the page's sections one level below its top, for the sidebar."""
-    out = []
+    out = [("contents-heading", "Contents")] if page.kind == "index" else []
     for s in section_tree(page.html):
-        inner = s.children if page.kind != "index" else [s] + s.children
-        for c in inner:
+        for c in s.children:
             t = heading(page.html[c.start:c.end])
             if c.id and t:
                 out.append((c.id, t))
@@ -367,7 +366,7 @@ def main(argv):
     site = os.path.join(out, "html")
     shutil.rmtree(site, ignore_errors=True)
     os.makedirs(site)
-    pages = cut_pages(body, title_block.group(0))
+    pages = cut_pages(body)
     where = {}
     for p in pages:
         for i in re.findall(r'\bid="([^"]*)"', p.html):
@@ -377,17 +376,18 @@ def main(argv):
               contents(pages, link=lambda p: "#" + (p.id if p.kind != "index" else "title-block-header")),
               "</nav>"]
     for p in pages:
-        single.append(p.html if p.kind != "index" else p.html[len(title_block.group(0)):])
+        single.append(p.html)
     for n, p in enumerate(pages):
         p.html = charts(relink(p, where), images)
     for n, p in enumerate(pages):
         main_html = [pager(pages[n - 1] if n else None, pages[n + 1] if n + 1 < len(pages) else None, "top")]
         if p.part:
             main_html.append(f'<p class="breadcrumb"><a href="{p.part.file}">{esc(p.part.title)}</a></p>')
-        main_html.append(p.html)
         if p.kind == "index":
-            main_html.insert(2, '<nav class="index-contents" aria-labelledby="contents-heading">'
-                                '<h2 id="contents-heading">Contents</h2>' + contents(pages) + "</nav>")
+            main_html.append(title_block.group(0))
+            main_html.append('<nav class="index-contents" aria-labelledby="contents-heading">'
+                             '<h2 id="contents-heading">Contents</h2>' + contents(pages) + "</nav>")
+        main_html.append(p.html)
         main_html.append(pager(pages[n - 1] if n else None, pages[n + 1] if n + 1 < len(pages) else None, "bottom"))
         title = BOOK_TITLE if p.kind == "index" else f"{p.title} · {BOOK_TITLE}"
         with open(os.path.join(site, p.file), "w", encoding="utf-8") as f:
