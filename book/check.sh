@@ -6,9 +6,10 @@
 # The text of both editions is checked against the data the book was built from, as
 # `scripts/results.py book-json` prints it (book/check_book.py): every chapter, listing, results
 # row, verdict and evidence metric in its chapter, nothing stale, every internal link resolving.
-# Then the HTML rendering in headless Chromium and PDF pages by pdftoppm (pictures to look at),
-# and that the build does fail on a missing marker or file, a broken link and a missing results
-# row, and marks a stale row.
+# The HTML edition's layout in headless Chromium at 390 and 1280 px (book/html/check.py), then
+# pictures to look at (PDF pages by pdftoppm, HTML pages by Chromium), that the build does fail
+# on a missing marker or file, a broken link and a missing results row, and marks a stale row, and
+# that each layout check fails on a copy of the site with a defect planted for it.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 
@@ -16,7 +17,6 @@ RESULTS_DIR=${RESULTS_DIR:-results}
 OUT=${BOOK_OUT:-book/out}
 CHK=$OUT/check
 url() { case "$1" in /*) echo "file://$1" ;; *) echo "file://$PWD/$1" ;; esac; }
-CHROMIUM=(chromium --headless --no-sandbox --disable-gpu --disable-dev-shm-usage)
 passed=0
 failed=0
 pass() { echo "PASS: $*"; passed=$((passed + 1)); }
