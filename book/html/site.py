@@ -377,10 +377,11 @@ def main(argv):
               "</nav>"]
     for p in pages:
         single.append(p.html)
-    for n, p in enumerate(pages):
+    for p in pages:
         p.html = charts(relink(p, where), images)
     for n, p in enumerate(pages):
-        main_html = [pager(pages[n - 1] if n else None, pages[n + 1] if n + 1 < len(pages) else None, "top")]
+        prev, nxt = pages[n - 1] if n else None, pages[n + 1] if n + 1 < len(pages) else None
+        main_html = [pager(prev, nxt, "top")]
         if p.part:
             main_html.append(f'<p class="breadcrumb"><a href="{p.part.file}">{esc(p.part.title)}</a></p>')
         if p.kind == "index":
@@ -388,7 +389,7 @@ def main(argv):
             main_html.append('<nav class="index-contents" aria-labelledby="contents-heading">'
                              '<h2 id="contents-heading">Contents</h2>' + contents(pages) + "</nav>")
         main_html.append(p.html)
-        main_html.append(pager(pages[n - 1] if n else None, pages[n + 1] if n + 1 < len(pages) else None, "bottom"))
+        main_html.append(pager(prev, nxt, "bottom"))
         title = BOOK_TITLE if p.kind == "index" else f"{p.title} · {BOOK_TITLE}"
         with open(os.path.join(site, p.file), "w", encoding="utf-8") as f:
             f.write(page_html(title, lang, "\n".join(main_html), sidebar(pages, p, sections_of(p))))
