@@ -62,7 +62,15 @@ end
 local NEEDSPACE = function(n) return pandoc.RawBlock('latex', '\\needspace{' .. n .. '\\baselineskip}') end
 
 -- A table read from markdown (or built here) gets its number in front of its caption.
-local function numbered_table(key, t, caption, classes)
+-- LaTeX: a table of up to 15 rows moves to the next page whole rather than break, with the lines
+-- that follow it and belong to it (the context under a results table: "after" lines).
+local function table_lines(t)
+  local n = #t.head.rows + #t.foot.rows
+  for _, body in ipairs(t.bodies) do n = n + #body.body end
+  return n
+end
+
+local function numbered_table(key, t, caption, classes, after)
   local label, id = number('Table', key)
   local cap = caption and md_inlines(caption) or pandoc.utils.blocks_to_inlines(t.caption.long)
   local inl = md_inlines(label)
@@ -71,30 +79,66 @@ local function numbered_table(key, t, caption, classes)
   t.caption.long = {pandoc.Plain(inl)}
   local cls = {'numbered-table'}
   for _, c in ipairs(classes or {}) do cls[#cls + 1] = c end
-  return pandoc.Div({NEEDSPACE(8), t}, pandoc.Attr(id, cls))
+  local rows = table_lines(t)
+  return pandoc.Div({NEEDSPACE(rows <= 15 and (math.ceil(rows * 1.25) + 4 + (after or 0)) or 8), t}, pandoc.Attr(id, cls))
 end
 
-local function table_block(key, caption, aligns, header, rows, classes)
+local function table_block(key, caption, aligns, header, rows, classes, after)
   local widths = {}
   for i = 1, #header do widths[i] = 0 end
   local st = pandoc.SimpleTable({}, aligns, widths, header, rows)
-  return numbered_table(key, pandoc.utils.from_simple_table(st), caption, classes)
+  return numbered_table(key, pandoc.utils.from_simple_table(st), caption, classes, after)
 end
 
--- Every table of a generated markdown block (results, sweep, evidence) gets a number.
+-- Every table of a generated markdown block (results, sweep, evidence) gets a number. Read with
+-- "smart" quotes; but its program names spell options as "naive[--iters 4]", whose "--" must not
+-- become an en dash, so outside code spans "--" is escaped first.
+local function keep_dashes(markdown)
+  local lines = {}
+  for line in (markdown .. '\n'):gmatch('(.-)\n') do
+    if not line:match('^[%s|:%-]*$') then -- a table's rule stays as it is
+      local out = {}
+      for text, code in line:gmatch('([^`]*)(`*[^`]*`*)') do out[#out + 1] = text:gsub('%-%-', '-\\-') .. code end
+      line = table.concat(out)
+    end
+    lines[#lines + 1] = line
+  end
+  return table.concat(lines, '\n')
+end
 local function generated_blocks(key, markdown, class)
   local blocks = pandoc.List()
-  for _, b in ipairs(md_blocks(markdown)) do
-    blocks:insert(b.t == 'Table' and numbered_table(key, b, nil, {class}) or b)
+  for _, b in ipairs(md_blocks(keep_dashes(markdown))) do
+    if b.t == 'Table' then
+      local div = numbered_table(key, b, nil, {class})
+      -- The sentence that introduces a table ("Other configurations on ...") stays with it.
+      if #blocks > 0 and blocks[#blocks].t == 'Para' then
+        local need = div.content[1].text:match('{(%d+)\\baselineskip}')
+        blocks:insert(#blocks, NEEDSPACE(tonumber(need) + 3))
+      end
+      blocks:insert(div)
+    else
+      blocks:insert(b)
+    end
   end
   return pandoc.Div(blocks, pandoc.Attr('', {class}))
 end
 
-local function figure_block(key, caption, svg)
+-- Every figure, for book/check_pdf.py captions (written next to book.json as figures.json): its
+-- label, caption and chart, and what the chart draws.
+local FIGURES = {}
+
+local function figure_block(key, caption, svg, drawn)
   local label, id = number('Figure', key)
+  local inl = md_inlines(label .. ' ' .. caption)
+  FIGURES[#FIGURES + 1] = {label = stringify(md_inlines(label)), id = id, caption = stringify(inl), svg = svg, drawn = drawn or {}}
   -- The title "fig:" makes a paragraph holding only this image a figure with a caption.
-  local img = pandoc.Image(md_inlines(label .. ' ' .. caption), svg, 'fig:', pandoc.Attr(id, {}, {{'width', '100%'}}))
+  local img = pandoc.Image(inl, svg, 'fig:', pandoc.Attr(id, {}, {{'width', '100%'}}))
   return pandoc.Div({pandoc.Para({img})}, pandoc.Attr('', {'figure'}))
+end
+
+local function words(list) -- "a", "a and b", "a, b and c"
+  if #list <= 1 then return list[1] or '' end
+  return table.concat(list, ', ', 1, #list - 1) .. ' and ' .. list[#list]
 end
 
 -- LaTeX: keep a caption with the first lines of its code; colour a diff's removed lines red and
@@ -121,6 +165,7 @@ local function lang_of(file) return LANG[file:match('%.(%w+)$') or ''] or (file:
 -- A chapter: its README, each generated block replaced by the data's rendering of it
 
 local by_nn = {}
+local superscripts -- defined with the exponents, below
 
 local function chapter_ref(nn)
   local c = by_nn[nn] or fail('a reference to chapter %s, which is not in the table of contents', nn)
@@ -209,15 +254,17 @@ local function results_section(c)
       rows[#rows + 1] = line
     end
     out:insert(table_block(c.nn, 'Chapter ' .. c.number .. ' measured on ' .. md_escape(g.name) .. ' (median of the samples).',
-      aligns, header, rows, {'results'}))
+      aligns, header, rows, {'results'}, 6))
     out:insert(pandoc.Div({pandoc.RawBlock('latex', '\\begingroup\\small'), table.unpack(md_blocks(g.context))},
       pandoc.Attr('', {'results-context'})))
     out:insert(pandoc.RawBlock('latex', '\\par\\endgroup'))
   end
-  local chart, what = c.chart, 'Median time of each program on each GPU (lower is better).'
-  if chart.roof_title then what = md_escape(chart.unit) .. ' of each program on each GPU; the dashed line is the GPU\'s ' .. chart.roof_title .. '.'
-  elseif chart.unit then what = md_escape(chart.unit) .. ' of each program on each GPU.' end
-  out:insert(figure_block(c.nn, 'Chapter ' .. c.number .. ': ' .. what, charts.chapter(c.nn, chart)))
+  -- The caption says what the chart draws, as charts.lua reports it.
+  local svg, drawn = charts.chapter(c.nn, c.chart)
+  local what = (c.chart.unit and md_escape(c.chart.unit) or 'Median time') .. ' of each program on each GPU' ..
+    (c.chart.unit and '' or ' (lower is better)') ..
+    (drawn.roof and ('; the dashed line is each GPU\'s ' .. md_escape(drawn.roof)) or '') .. '.'
+  out:insert(figure_block(c.nn, 'Chapter ' .. c.number .. ': ' .. what, svg, drawn))
   return out
 end
 
@@ -250,17 +297,19 @@ local function generated(c, g) -- the book's layout of one generated block of a 
   -- a sweep of one numeric knob is also drawn as a curve, after its table.
   local out, sc = {generated_blocks(c.nn, g.markdown, g.kind)}, c.sweep_chart
   if g.kind == 'sweep' and sc then
-    local roofs = false
-    for _, s in ipairs(sc.series) do roofs = roofs or s.roof ~= nil end -- the chart draws these
+    local svg, drawn = charts.sweep(c.nn, sc)
+    local flat = drawn.flat or {}
     out[2] = figure_block(c.nn, 'Chapter ' .. c.number .. ': ' .. md_escape(sc.unit or 'median time (µs)') .. ' of the ' ..
-      md_escape(sc.program) .. ' program against `--' .. sc.knob .. '`, per GPU' ..
-      (roofs and ('; each dashed line is a GPU\'s ' .. md_escape(sc.roof_title or 'roof') .. '.') or '.'), charts.sweep(c.nn, sc))
+      words(drawn.programs) .. ' program' .. (#drawn.programs > 1 and 's' or '') .. ' against `--' .. sc.knob .. '`, per GPU' ..
+      (#flat > 0 and ('; the ' .. words(flat) .. ' program' .. (#flat > 1 and 's' or '') .. ', whose rate this knob moves by less than ' .. sc.varies_pct .. ' %, ' ..
+        (#flat > 1 and 'are' or 'is') .. ' left out') or '') ..
+      (drawn.roof and ('; the dashed lines are the GPUs\' ' .. md_escape(drawn.roof) .. 's') or '') .. '.', svg, drawn)
   end
   return out
 end
 
 local function chapter_blocks(c)
-  local src = pandoc.read(read_file(c.readme) or fail('%s cannot be read', c.readme), 'gfm+tex_math_dollars').blocks
+  local src = pandoc.read(read_file(c.readme) or fail('%s cannot be read', c.readme), 'gfm+tex_math_dollars+smart').blocks
   local out = pandoc.List({pandoc.Header(2, md_inlines(c.nn .. '\\. ' .. md_escape(c.title)), pandoc.Attr('ch-' .. c.nn, {'chapter'}))})
   local blocks = {}
   for _, g in ipairs(c.blocks) do blocks[g.kind .. ':' .. g.args] = g end
@@ -290,10 +339,11 @@ local function chapter_blocks(c)
     end
     kept:insert(b)
   end
-  -- Inline comments go (the markers around an inline value, notes); the text stays.
+  -- Inline comments go (the markers around an inline value, notes); the text stays. Exponents
+  -- become superscripts (superscripts, below).
   return pandoc.walk_block(pandoc.Div(kept), {RawInline = function(r)
     if r.format == 'html' and r.text:match('^<!%-%-') then return {} end
-  end}).content
+  end, Str = function(s) return superscripts(s) end}).content
 end
 
 ---------------------------------------------------------------------------------------------
@@ -330,6 +380,34 @@ local function gpus_blocks()
     {'AlignLeft', 'AlignLeft', 'AlignRight', 'AlignRight', 'AlignLeft', 'AlignRight', 'AlignLeft'}, header, rows)}
 end
 
+-- Per GPU with both roofs measured, its roofline (charts.lua), and which chapters it cannot place.
+local function roofline_blocks()
+  local out = pandoc.List()
+  for _, g in ipairs(DATA.roofline or {}) do
+    if #g.points > 0 then
+      local svg, drawn = charts.roofline(g)
+      local shown, why, seen = {}, {}, {}
+      for _, p in ipairs(g.points) do if not seen[p.nn] then seen[p.nn] = true; shown[#shown + 1] = p.nn end end
+      for _, m in ipairs(g.missing) do
+        if not seen[m.nn] then seen[m.nn] = true; why[m.why] = (why[m.why] or 0) + 1 end
+      end
+      local left = {}
+      for _, w in ipairs({'no flop count', 'no byte count'}) do
+        if why[w] then left[#left + 1] = string.format('%d record %s', why[w], w == 'no flop count' and
+          'no FP32 flop count (their programs move data and barely compute)' or 'no DRAM byte count') end
+      end
+      out:insert(figure_block('S', string.format('Roofline of the %s: FP32 GFLOP/s against arithmetic intensity, under the ' ..
+        'GPU\'s measured copy roof (%.0f GB/s, the slope) and its FP32 peak (%.0f GFLOP/s, the flat part); each arrow goes ' ..
+        'from a chapter\'s naive program to its optimized one.%s%s Drawn: chapter%s %s. Not drawn: of the other chapters, %s.',
+        md_escape(g.short), drawn.copy, drawn.peak,
+        drawn.evidence and ' Filled markers: the flops and the DRAM bytes are both ncu\'s counts.' or '',
+        drawn.results and ' Hollow markers: one of the two rates is the program\'s own count over its median time, from its results row.' or '',
+        #shown > 1 and 's' or '', words(shown), #left > 0 and words(left) or 'none'), svg, drawn))
+    end
+  end
+  return out
+end
+
 local function summary_blocks()
   if #DATA.summary == 0 then
     return md_blocks('**Not measured yet.** No written chapter has both a naive and an optimized result on any GPU.')
@@ -349,8 +427,18 @@ local function summary_blocks()
   end
   local out = pandoc.List({table_block('S', 'Speedup of the optimized program over the naive one (ratio of medians) ' ..
     'against the range its chapter predicted, and whether it fell inside that range.', aligns, header, rows)})
-  out:insert(figure_block('S', 'Speedup of every chapter, per GPU, on a logarithmic scale; the dashed line marks 1× (no change).',
-    charts.summary(DATA.gpus, DATA.summary)))
+  local crows = {}
+  for _, r in ipairs(DATA.summary) do
+    local p, sp = by_nn[r.nn].prediction, {}
+    for slug, x in pairs(r.speedups) do sp[slug] = x.speedup end
+    crows[#crows + 1] = {nn = r.nn, title = r.title, predicted = p and p.speedup, speedups = sp}
+  end
+  local svg, drawn = charts.summary(DATA.gpus, crows)
+  out:insert(figure_block('S', 'Measured against predicted, every chapter: ' ..
+    (drawn.predicted and 'the grey bar is the speedup range the chapter predicted, ' or '') ..
+    'each marker the speedup measured on a GPU (' .. md_escape(words(drawn.gpus)) .. '), on a logarithmic axis; ' ..
+    'the dashed line marks 1× (no change). The numbers are in the table above.', svg, drawn))
+  out:extend(roofline_blocks())
   return out
 end
 
@@ -431,6 +519,32 @@ local function reproduce_blocks()
 end
 
 ---------------------------------------------------------------------------------------------
+-- Exponents: the READMEs (GitHub markdown, which has no superscript) write 10^9, 2^-24, n^3,
+-- (15/16)^32. In text, not in code or math, the exponent becomes a superscript (a minus sign a
+-- real minus). book/check_pdf.py carets fails on any ^ left in the text.
+
+-- 2^-21.41, 2^30, n^a (not a sentence's final "."), r^(-3/2) (set without its parentheses)
+local EXPONENT = {'^%b()', '^%-?%d+%.%d+', '^%-?%d+', '^%a+'}
+function superscripts(s)
+  local text, out, from = s.text, pandoc.List(), 1
+  local i = text:find('^', 2, true)
+  while i do
+    local exp
+    for _, p in ipairs(EXPONENT) do exp = exp or text:sub(i + 1):match(p) end
+    if exp and text:sub(i - 1, i - 1):match('[%w)%]|]') then
+      if i > from then out:insert(pandoc.Str(text:sub(from, i - 1))) end
+      local shown = exp:match('^%((.*)%)$') or exp
+      out:insert(pandoc.Superscript({pandoc.Str((shown:gsub('^%-', '\u{2212}')))}))
+      from = i + 1 + #exp
+    end
+    i = text:find('^', i + 1, true)
+  end
+  if from == 1 then return nil end
+  if from <= #text then out:insert(pandoc.Str(text:sub(from))) end
+  return out
+end
+
+---------------------------------------------------------------------------------------------
 -- Cross-references: every internal link must land on an identifier of the book.
 
 local function check_links(blocks)
@@ -442,6 +556,27 @@ local function check_links(blocks)
     if not ids[t] then fail('a link points to #%s, which is nowhere in the book', t) end
   end
 end
+
+-- figures.json: Pandoc 2.17 has no JSON writer for Lua tables, so a small one.
+local function json_value(v)
+  local t = type(v)
+  if t == 'table' then
+    if #v > 0 or next(v) == nil then
+      local o = {}; for k, x in ipairs(v) do o[k] = json_value(x) end
+      return '[' .. table.concat(o, ',') .. ']'
+    end
+    local keys, o = {}, {}
+    for k in pairs(v) do keys[#keys + 1] = tostring(k) end
+    table.sort(keys)
+    for _, k in ipairs(keys) do o[#o + 1] = json_value(k) .. ':' .. json_value(v[k]) end
+    return '{' .. table.concat(o, ',') .. '}'
+  elseif t == 'string' then
+    return '"' .. v:gsub('[%c"\\]', function(ch) return string.format('\\u%04x', ch:byte()) end) .. '"'
+  elseif t == 'number' then return string.format('%.10g', v)
+  elseif t == 'boolean' then return tostring(v) end
+  return 'null'
+end
+local function figures_json() return json_value(FIGURES) .. '\n' end
 
 local FILL = {gpus = gpus_blocks, edition = edition_blocks, summary = summary_blocks, ['guideline-index'] = guideline_blocks, reproduce = reproduce_blocks}
 
@@ -463,6 +598,11 @@ function Pandoc(doc)
       blocks:insert(b)
     end
   end
+  charts.flush()
+  local out_dir = doc.meta['out-dir'] and stringify(doc.meta['out-dir']) or 'book/out'
+  local f = io.open(out_dir .. '/figures.json', 'wb') or fail('cannot write %s/figures.json', out_dir)
+  f:write(figures_json())
+  f:close()
   check_links(blocks)
   for _, r in ipairs(DATA.stale) do
     io.stderr:write(string.format('book: warning: stale %s: %s:%s, chapter %s %s\n', r.kind, r.file, r.line, r.chapter, r.program))

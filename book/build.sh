@@ -5,7 +5,8 @@
 #   --assemble-only   stop after step 1 (book.json); book/check.sh uses it for its failure tests
 # scripts/results.py reads and checks every data file and writes $BOOK_OUT/data.json; one assembly
 # pass (book/book.lua, layout only) turns book/book.md, the chapters' READMEs and that document
-# into $BOOK_OUT/book.json; the PDF, HTML and EPUB writers then run from that, in parallel.
+# into $BOOK_OUT/book.json; the PDF (book/pdf.sh), HTML and EPUB writers then run from that, in
+# parallel.
 set -euo pipefail
 
 RESULTS_DIR=${RESULTS_DIR:-results}
@@ -52,16 +53,10 @@ pandoc book/book.md --from markdown --to json --fail-if-warnings \
 # 2. Write the three editions from the same document.
 common=(--from json --fail-if-warnings --toc --highlight-style=tango)
 
-pandoc "$OUT/book.json" "${common[@]}" --to latex --pdf-engine=xelatex \
-    --lua-filter book/to-latex.lua --top-level-division=part --toc-depth=1 \
-    --include-in-header book/header.tex \
-    -V documentclass=book -V classoption=openany -V fontsize=10pt -V papersize=a4 \
-    -V geometry:top=2.4cm -V geometry:bottom=2.6cm -V geometry:left=2.8cm -V geometry:right=2.8cm \
-    -V mainfont="DejaVu Serif" -V sansfont="DejaVu Sans" -V monofont="DejaVu Sans Mono" \
-    -V mainfontoptions=Scale=0.95 -V monofontoptions=Scale=0.85 \
-    -V colorlinks=true -V linkcolor="blue!55!black" -V urlcolor="blue!55!black" -V toccolor=black \
-    --output "$OUT/book.pdf" >"$log/pdf.txt" 2>&1 &
+# --- PDF: book/pdf.sh typesets it in $OUT/latex (keeps xelatex's log, for book/check.sh) -------
+{ book/pdf.sh "$OUT/book.json" "$OUT/latex" && cp "$OUT/latex/book.pdf" "$OUT/book.pdf"; } >"$log/pdf.txt" 2>&1 &
 pdf=$!
+# --- end of the PDF block ---------------------------------------------------------------------
 
 # --- HTML edition (book/html/) ---
 # One Pandoc pass through book/html/template.html, then book/html/site.py cuts it into the site

@@ -1,10 +1,17 @@
 -- book/charts.lua: the book's charts, for book/book.lua. A chart is a gnuplot script drawn as SVG
--- (HTML, EPUB) and converted to PDF by rsvg-convert (LaTeX); an unchanged script is not redrawn.
+-- (HTML, EPUB) and converted to PDF by rsvg-convert (LaTeX). Scripts are written as the book is
+-- assembled and drawn together at the end, in parallel (flush); an unchanged script is not redrawn.
 -- Returns function(dir, fail) -> {chapter = function(nn, chart), sweep = function(nn, sweep_chart),
--- summary = function(gpus, rows)}, where the arguments are as in the JSON of `scripts/results.py book-json`.
+-- summary = function(gpus, rows), roofline = function(g), flush = function()}, where the arguments
+-- are as in the JSON of `scripts/results.py book-json`. Every chart function returns the SVG's path
+-- and what the chart draws ({roof = title or nil, ...}), from which book/book.lua writes the caption.
 
 local VARIANT_COLOR = {naive = '#d1603d', optimized = '#2a6fb0', library = '#8c8c8c'}
-local GPU_COLORS = {'#3a9a5b', '#8e5bb5', '#c49a1b', '#4d4d4d', '#1b9aaa', '#b5485d'}
+-- GPUs get colours of their own, none of them the programs' orange, blue or grey; and a marker each.
+local GPU_COLORS = {'#2e8b57', '#8e44ad', '#c49a1b', '#1b9aaa', '#b5485d', '#4d4d4d'}
+local GPU_MARKERS = {7, 9, 5, 11, 13, 15} -- gnuplot point types: circle, triangle, square, ...
+local function gpu_color(i) return GPU_COLORS[(i - 1) % #GPU_COLORS + 1] end
+local function gpu_marker(i) return GPU_MARKERS[(i - 1) % #GPU_MARKERS + 1] end
 local CHARTS, fail
 
 local shell = dofile((debug.getinfo(1, 'S').source:match('^@(.*/)') or './') .. 'shell.lua')
@@ -14,20 +21,39 @@ local function ftoa(x, digits) return string.format('%.' .. digits .. 'f', x) en
 local function gq(s) return "'" .. tostring(s):gsub("'", "''") .. "'" end
 local function rgb_int(hex) return tonumber(hex:sub(2), 16) end
 
-local function render_chart(name, script)
+local QUEUE = {} -- the charts to draw: names whose script changed
+
+local function render_chart(name, script, height, width)
   local gp, svg, pdf = CHARTS .. '/' .. name .. '.gp', CHARTS .. '/' .. name .. '.svg', CHARTS .. '/' .. name .. '.pdf'
-  script = 'set terminal svg size 680,340 font "DejaVu Sans,12" background rgb "white"\n' ..
+  script = 'set terminal svg size ' .. (width or 680) .. ',' .. (height or 340) .. ' font "DejaVu Sans,12" background rgb "white"\n' ..
            'set output ' .. gq(svg) .. '\n' .. script
   if read_file(gp) == script and read_file(pdf) then return svg end -- drawn from this script already
-  local f = io.open(gp, 'wb') or fail('cannot write %s', gp)
+  os.remove(pdf)
+  local f = io.open(gp .. '.new', 'wb') or fail('cannot write %s', gp)
   f:write(script)
   f:close()
-  local out, code = sh('gnuplot ' .. q(gp))
-  if code ~= 0 or out:match('%S') then fail('gnuplot failed on %s:\n%s', gp, out) end
-  out, code = sh('rsvg-convert -f pdf -o ' .. q(pdf) .. ' ' .. q(svg))
-  if code ~= 0 then fail('rsvg-convert failed on %s:\n%s', svg, out) end
+  QUEUE[#QUEUE + 1] = name
   return svg
 end
+
+-- Draw the queued charts, as many at a time as there are processors: gnuplot writes the SVG,
+-- rsvg-convert the PDF; the script takes its place only once both are drawn.
+local FLUSH_JOB = 'p=$1; out=$(gnuplot "$p.gp.new" 2>&1) && [ -z "$out" ] && ' ..
+  'rsvg-convert -f pdf -o "$p.pdf" "$p.svg" && mv "$p.gp.new" "$p.gp" || { echo "$p.gp.new: $out"; exit 1; }'
+local function flush()
+  if #QUEUE == 0 then return end
+  local list = {}
+  for k, n in ipairs(QUEUE) do list[k] = CHARTS .. '/' .. n end
+  local f = io.open(CHARTS .. '/queue', 'wb') or fail('cannot write %s/queue', CHARTS)
+  f:write(table.concat(list, '\n') .. '\n')
+  f:close()
+  local out, code = sh('xargs -d "\\n" -n 1 -P "$(nproc 2>/dev/null || echo 2)" sh -c ' .. q(FLUSH_JOB) ..
+    ' sh <' .. q(CHARTS .. '/queue'))
+  if code ~= 0 then fail('gnuplot or rsvg-convert failed on a chart:\n%s', out) end
+  os.remove(CHARTS .. '/queue')
+  QUEUE = {}
+end
+
 
 local STYLE = [[
 set encoding utf8
@@ -37,10 +63,12 @@ set tics nomirror
 set xtics scale 0
 set grid ytics lc rgb '#e3e3e3' lt 1
 set style fill solid 0.9 noborder
-set key top left horizontal samplen 1.5 spacing 1.1 box lc rgb '#ffffff' opaque
+set key samplen 1.5 spacing 1.1
 ]]
 
--- Bars (x, y, colour) with a value label above each, plus optional extra plot clauses.
+
+-- Bars (x, y, colour) with a value label above each, plus optional extra plot clauses. The key
+-- sits above the plot, outside it, where it cannot cover a bar or its label.
 local function bar_chart(name, bars, labels, xtics, setup, extra, key)
   local data = {'$bars << EOD'}
   for _, b in ipairs(bars) do
@@ -56,7 +84,7 @@ local function bar_chart(name, bars, labels, xtics, setup, extra, key)
                 "$labels using 1:2:3 with labels font ',10' offset 0,0.3 notitle"}
   for _, e in ipairs(extra) do plot[#plot + 1] = e end
   for _, k in ipairs(key) do plot[#plot + 1] = 'keyentry with boxes fc rgb ' .. gq(k[2]) .. ' title ' .. gq(k[1]) end
-  return render_chart(name, STYLE .. table.concat(data, '\n') .. '\n' .. setup ..
+  return render_chart(name, STYLE .. 'set key outside top center horizontal\n' .. table.concat(data, '\n') .. '\n' .. setup ..
     'set xtics (' .. table.concat(xtics, ', ') .. ')\nplot ' .. table.concat(plot, ', \\\n     ') .. '\n')
 end
 
@@ -81,79 +109,186 @@ local function chapter_chart(nn, chart)
     end
     xt[#xt + 1] = gq(g.short) .. ' ' .. ftoa(x0 + (#chart.variants - 1) / 2, 2)
   end
-  ymax = ymax > 0 and ymax * 1.18 or 1
+  ymax = ymax > 0 and ymax * 1.15 or 1
   for _, b in ipairs(bars) do
     labels[#labels + 1] = {x = b.x, y = b.y + ymax * 0.02, text = ftoa(b.y, b.y >= 100 and 0 or (b.y >= 10 and 1 or 2))}
   end
   local extra, setup = {}, 'set ylabel ' .. gq(chart.axis) .. '\n' ..
     string.format('set xrange [-0.8:%.2f]\nset yrange [0:%.6g]\n', #chart.series * stride - 1.2, ymax)
+  local drawn = {variants = chart.variants}
   if #roofs > 0 then
     setup = setup .. '$roofs << EOD\n' .. table.concat(roofs, '\n') .. '\nEOD\n'
-    extra[1] = "$roofs using 1:2:3:4 with vectors nohead dt 2 lw 2 lc rgb '#333333' title " .. gq(chart.roof_title or 'roof')
+    drawn.roof = chart.roof_title or 'roof'
+    extra[1] = "$roofs using 1:2:3:4 with vectors nohead dt 2 lw 2 lc rgb '#333333' title " .. gq(drawn.roof)
   end
   local key = {}
   for _, v in ipairs(chart.variants) do key[#key + 1] = {v, VARIANT_COLOR[v] or '#4d4d4d'} end
-  return bar_chart('ch' .. nn, bars, labels, xt, setup, extra, key)
+  return bar_chart('ch' .. nn, bars, labels, xt, setup, extra, key), drawn
 end
 
--- One program's rate against the one knob its sweeps vary: a line per GPU and, where the GPU has
--- one, its roof as a dashed line of the same colour.
+-- The programs' rates against the one knob their sweeps vary: a line per program (its colour) and
+-- GPU (its marker) and, where the GPU has one, its roof as a dashed grey line.
 local function sweep_chart(nn, sc)
-  local data, plot, ymax, xmin, xmax = {}, {}, 0, math.huge, -math.huge
-  for gi, g in ipairs(sc.series) do
-    local color = gq(GPU_COLORS[(gi - 1) % #GPU_COLORS + 1])
-    data[#data + 1] = '$s' .. gi .. ' << EOD'
+  local data, plot, ymax, xmin, xmax, roofs = {}, {}, 0, math.huge, -math.huge, {}
+  local gpus, gpu_index = {}, {}
+  for _, g in ipairs(sc.series) do
+    if not gpu_index[g.gpu] then gpus[#gpus + 1] = g; gpu_index[g.gpu] = #gpus end
+  end
+  for si, g in ipairs(sc.series) do
+    local gi = gpu_index[g.gpu]
+    data[#data + 1] = '$s' .. si .. ' << EOD'
     for _, p in ipairs(g.points) do
       data[#data + 1] = string.format('%.6g %.6g', p[1], p[2])
       ymax, xmin, xmax = math.max(ymax, p[2]), math.min(xmin, p[1]), math.max(xmax, p[1])
     end
     data[#data + 1] = 'EOD'
-    plot[#plot + 1] = '$s' .. gi .. ' using 1:2 with linespoints lw 2 pt 7 ps 0.7 lc rgb ' .. color ..
-                      ' title ' .. gq(g.short)
+    plot[#plot + 1] = '$s' .. si .. ' using 1:2 with linespoints lw 2 pt ' .. gpu_marker(gi) .. ' ps 0.8 lc rgb ' ..
+                      gq(VARIANT_COLOR[g.program] or '#4d4d4d') .. ' title ' .. gq(g.program .. ', ' .. g.short)
+  end
+  local drawn = {programs = sc.programs, flat = sc.flat}
+  for gi, g in ipairs(gpus) do
     if g.roof then
-      plot[#plot + 1] = string.format('%.6g with lines dt 2 lw 2 lc rgb %s title %s', g.roof, color,
-                                      gq(g.short .. ' ' .. (sc.roof_title or 'roof')))
+      roofs[#roofs + 1] = string.format("%.6g with lines dt %d lw 1.5 lc rgb '#555555' title %s", g.roof, gi + 1,
+                                        gq(g.short .. ' ' .. (sc.roof_title or 'roof')))
       ymax = math.max(ymax, g.roof)
+      drawn.roof = sc.roof_title or 'roof'
     end
   end
-  -- The curves rise to the right, so the key goes bottom right, clear of them and of the roofs.
+  for _, r in ipairs(roofs) do plot[#plot + 1] = r end
   local pad = (xmax - xmin) * 0.03
-  local setup = "set key bottom right vertical Left reverse\nset grid xtics ytics lc rgb '#e3e3e3' lt 1\nset xtics scale 1\n" ..
-    'set ylabel ' .. gq(sc.axis) .. '\nset xlabel ' .. gq('--' .. sc.knob .. ' (' .. sc.program .. ' program)') .. '\n' ..
-    string.format('set xrange [%.6g:%.6g]\nset yrange [0:%.6g]\n', math.max(0, xmin - pad), xmax + pad, ymax > 0 and ymax * 1.12 or 1)
+  local integers = true
+  for _, g in ipairs(sc.series) do for _, p in ipairs(g.points) do integers = integers and p[1] == math.floor(p[1]) end end
+  local setup = ((integers and xmax - xmin <= 16) and 'set xtics 1\n' or '') .. "set key outside top center horizontal maxcols 2\nset grid xtics ytics lc rgb '#e3e3e3' lt 1\nset xtics scale 1\n" ..
+    'set ylabel ' .. gq(sc.axis) .. '\nset xlabel ' .. gq('--' .. sc.knob) .. '\n' ..
+    string.format('set xrange [%.6g:%.6g]\nset yrange [0:%.6g]\n', math.max(0, xmin - pad), xmax + pad, ymax > 0 and ymax * 1.08 or 1)
+  local height = 340 + 18 * math.max(0, math.ceil((#sc.series + #roofs) / 2) - 2)
   return render_chart('ch' .. nn .. '-sweep', STYLE .. table.concat(data, '\n') .. '\n' .. setup ..
-    'plot ' .. table.concat(plot, ', \\\n     ') .. '\n')
+    'plot ' .. table.concat(plot, ', \\\n     ') .. '\n', height), drawn
 end
 
--- The summary: speedup of optimized over naive, per chapter and GPU, on a log scale.
-local function summary_chart(gpus, summary)
-  local ng = #gpus
-  local w, bars, labels, xt, lo, hi = 0.8 / ng, {}, {}, {}, 1, 1
-  for i, row in ipairs(summary) do
-    xt[#xt + 1] = gq(row.nn) .. ' ' .. (i - 1)
+-- Predictions against measurements: a row per chapter, its predicted speedup range as a grey bar
+-- and the measured speedup on each GPU as a marker, on a logarithmic axis with 1x dashed. The
+-- numbers are in the summary table; the chart shows where each lands against its range.
+local function summary_chart(gpus, rows)
+  local n = #rows
+  local band, pts, yt, lo, hi = {'$band << EOD'}, {}, {}, 1, 1
+  for i, r in ipairs(rows) do
+    local y = n - i + 1
+    local title = r.title
+    if utf8.len(title) > 30 then title = title:sub(1, utf8.offset(title, 30) - 1) .. '…' end
+    yt[#yt + 1] = gq(r.nn .. ' ' .. title) .. ' ' .. y
+    if r.predicted then
+      band[#band + 1] = string.format('%d %.6g %.6g', y, r.predicted[1], r.predicted[2])
+      lo, hi = math.min(lo, r.predicted[1]), math.max(hi, r.predicted[2])
+    end
     for gi, g in ipairs(gpus) do
-      local s = (row.speedups[g.slug] or {}).speedup
+      local s = r.speedups[g.slug]
       if s then
-        local x = (i - 1) - 0.4 + w * (gi - 0.5)
-        bars[#bars + 1] = {x = x, y = s, w = w * 0.45, lo = math.min(1, s), hi = math.max(1, s),
-                           color = GPU_COLORS[(gi - 1) % #GPU_COLORS + 1]}
-        labels[#labels + 1] = {x = x, y = s >= 1 and s * 1.05 or s / 1.25, text = ftoa(s, s >= 10 and 0 or 1)}
+        pts[gi] = pts[gi] or {}
+        pts[gi][#pts[gi] + 1] = string.format('%.6g %.4f', s, y + (gi - (#gpus + 1) / 2) * 0.18)
         lo, hi = math.min(lo, s), math.max(hi, s)
       end
     end
   end
-  local key = {}
-  for gi, g in ipairs(gpus) do key[gi] = {g.short, GPU_COLORS[(gi - 1) % #GPU_COLORS + 1]} end
+  local drawn = {gpus = {}, predicted = #band > 1}
+  if #band == 1 then band[2] = 'NaN NaN NaN' end
+  band[#band + 1] = 'EOD'
+  local data, plot = {table.concat(band, '\n')}, {
+    "$band using (sqrt($2*$3)):1:2:3:($1-0.32):($1+0.32) with boxxyerror fc rgb '#cfcfcf' fs solid 1.0 noborder title 'predicted range'"}
+  for gi, g in ipairs(gpus) do
+    if pts[gi] then
+      data[#data + 1] = '$g' .. gi .. ' << EOD\n' .. table.concat(pts[gi], '\n') .. '\nEOD'
+      plot[#plot + 1] = '$g' .. gi .. ' using 1:2 with points pt ' .. gpu_marker(gi) .. ' ps 1.0 lc rgb ' ..
+                        gq(gpu_color(gi)) .. ' title ' .. gq(g.short)
+      drawn.gpus[#drawn.gpus + 1] = g.short
+    end
+  end
   local ticks = {}
-  for _, t in ipairs({0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000}) do ticks[#ticks + 1] = "'" .. t .. "' " .. t end
-  local setup = 'set logscale y\nset ylabel \'speedup over naive (log scale)\'\nset xlabel \'chapter\'\n' ..
-    'set ytics (' .. table.concat(ticks, ', ') .. ')\n' ..
-    string.format('set xrange [-0.7:%.2f]\nset yrange [%.6g:%.6g]\n', #summary - 0.3, math.min(0.5, lo / 1.6), math.max(2, hi * 1.8))
-  return bar_chart('summary', bars, labels, xt, setup, {"1 with lines dt 2 lc rgb '#333333' notitle"}, key)
+  -- 1-2-5 ticks over two decades or less, 1-3-10 over more (where 1-2-5 would run together)
+  local series = math.log(hi / lo, 10) > 2 and {0.01, 0.03, 0.1, 0.3, 1, 3, 10, 30, 100, 300, 1000}
+    or {0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000}
+  for _, t in ipairs(series) do
+    if t >= lo / 2.5 and t <= hi * 2.5 then ticks[#ticks + 1] = "'" .. t .. "×' " .. t end
+  end
+  -- (The key is placed on the canvas: centred over this narrow plot, gnuplot drops an entry.)
+  local setup = STYLE .. "set key at screen 0.5,0.995 center top horizontal\nset tmargin 2.5\nset logscale x\nset grid xtics noytics lc rgb '#e3e3e3' lt 1\n" ..
+    "set xtics scale 1 (" .. table.concat(ticks, ', ') .. ")\nset ytics scale 0 font ',11' (" .. table.concat(yt, ', ') .. ")\n" ..
+    "set xlabel 'measured speedup, optimized over naive (log scale)'\n" ..
+    "set arrow from 1, graph 0 to 1, graph 1 nohead dt 2 lw 1.5 lc rgb '#333333'\n" ..
+    string.format('set xrange [%.6g:%.6g]\nset yrange [0.4:%.1f]\n', lo / 1.6, hi * 1.6, n + 0.6)
+  return render_chart('summary', setup .. table.concat(data, '\n') .. '\nplot ' .. table.concat(plot, ', \\\n     ') .. '\n',
+    100 + 18 * n, 600), drawn
+end
+
+-- A GPU's roofline: attained FP32 GFLOP/s against arithmetic intensity (flops per DRAM byte), both
+-- on log scales, under the roof min(copy bandwidth x intensity, FP32 peak). Each chapter's naive
+-- and optimized programs are points in the programs' colours, joined by a grey arrow and labelled
+-- with the chapter; filled where both counts came from the ncu evidence, hollow where one came
+-- from the program's own count in its results row.
+local function roofline_chart(g)
+  local C, P = g.copy_gbs, g.fp32_gflops
+  local ridge = P / C
+  local xmin, xmax, ymin = ridge, ridge, P
+  for _, p in ipairs(g.points) do
+    xmin, xmax, ymin = math.min(xmin, p.intensity), math.max(xmax, p.intensity), math.min(ymin, p.gflops)
+  end
+  xmin, xmax = xmin / 6, xmax * 6
+  ymin = math.min(ymin, C * xmin) / 2
+  -- The slope's angle on the page, for its label: decades per pixel of the plot (about 560 x 230).
+  local ROOF_ANGLE = math.deg(math.atan((230 / math.log(P * 2.5 / ymin, 10)) / (560 / math.log(xmax / xmin, 10))))
+  local data, plot, arrows, by_ch = {}, {}, {}, {}
+  local drawn = {copy = C, peak = P, evidence = false, results = false, roof = 'copy roof and FP32 peak'}
+  for _, v in ipairs({'naive', 'optimized'}) do
+    for _, src in ipairs({'evidence', 'results'}) do
+      local t = {}
+      for _, p in ipairs(g.points) do
+        if p.program == v and p.source == src then
+          t[#t + 1] = string.format('%.6g %.6g', p.intensity, p.gflops)
+          drawn[src] = true
+        end
+      end
+      if #t > 0 then
+        local name = '$' .. v .. '_' .. src
+        data[#data + 1] = name .. ' << EOD\n' .. table.concat(t, '\n') .. '\nEOD'
+        plot[#plot + 1] = name .. ' using 1:2 with points pt ' .. (src == 'evidence' and 7 or 6) ..
+          ' ps 1.3 lw 2 lc rgb ' .. gq(VARIANT_COLOR[v]) .. ' notitle'
+      end
+    end
+  end
+  for _, p in ipairs(g.points) do by_ch[p.nn] = by_ch[p.nn] or {}; by_ch[p.nn][p.program] = p end
+  local labels = {}
+  for nn, pair in pairs(by_ch) do
+    local a, b = pair.naive, pair.optimized
+    if a and b then
+      arrows[#arrows + 1] = string.format("set arrow from %.6g,%.6g to %.6g,%.6g head size screen 0.012,25 lw 1 lc rgb '#888888' back",
+                                          a.intensity, a.gflops, b.intensity, b.gflops)
+    end
+    local at = b or a
+    labels[#labels + 1] = string.format("set label %s at %.6g,%.6g offset 0.9,0.6 font ',10' tc rgb '#333333'", gq(nn), at.intensity, at.gflops)
+  end
+  table.sort(arrows)
+  table.sort(labels)
+  local roof = string.format('(x * %.6g < %.6g ? x * %.6g : %.6g)', C, P, C, P)
+  table.insert(plot, 1, roof .. " with lines lw 2 lc rgb '#333333' title 'roof'")
+  labels[#labels + 1] = string.format("set label %s at %.6g,%.6g right offset -1,0.8 font ',10' tc rgb '#333333'",
+    gq(string.format('FP32 peak %.0f GFLOP/s', P)), xmax, P)
+  labels[#labels + 1] = string.format("set label %s at %.6g,%.6g left rotate by %.1f offset 0.5,0.8 font ',10' tc rgb '#333333'",
+    gq(string.format('copy roof %.0f GB/s', C)), xmin * 1.2, C * xmin * 1.2, ROOF_ANGLE)
+  plot[#plot + 1] = "keyentry with points pt 7 ps 1.3 lc rgb " .. gq(VARIANT_COLOR.naive) .. " title 'naive'"
+  plot[#plot + 1] = "keyentry with points pt 7 ps 1.3 lc rgb " .. gq(VARIANT_COLOR.optimized) .. " title 'optimized'"
+  if drawn.evidence then plot[#plot + 1] = "keyentry with points pt 7 ps 1.3 lc rgb '#666666' title 'filled: ncu counts'" end
+  if drawn.results then plot[#plot + 1] = "keyentry with points pt 6 ps 1.3 lw 2 lc rgb '#666666' title 'hollow: one from results'" end
+  local setup = STYLE .. "set key outside top center horizontal maxrows 2 width 1\nset logscale xy\nset grid xtics ytics lc rgb '#e3e3e3' lt 1\nset xtics scale 1\nset samples 400\n" ..
+    "set format x '%g'\nset format y '%g'\n" ..
+    "set xlabel 'arithmetic intensity (FP32 flops per DRAM byte, log scale)'\nset ylabel 'GFLOP/s (log scale)'\n" ..
+    string.format('set xrange [%.6g:%.6g]\nset yrange [%.6g:%.6g]\n', xmin, xmax, ymin, P * 2.5) ..
+    table.concat(arrows, '\n') .. '\n' .. table.concat(labels, '\n') .. '\n'
+  return render_chart('roofline-' .. g.gpu, setup .. table.concat(data, '\n') .. '\nplot ' .. table.concat(plot, ', \\\n     ') .. '\n',
+    400), drawn
 end
 
 return function(dir, fail_fn)
   CHARTS, fail = dir, fail_fn
   sh('mkdir -p ' .. q(CHARTS))
-  return {chapter = chapter_chart, sweep = sweep_chart, summary = summary_chart}
+  return {chapter = chapter_chart, sweep = sweep_chart, summary = summary_chart, roofline = roofline_chart, flush = flush}
 end

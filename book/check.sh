@@ -8,8 +8,9 @@
 # row, verdict and evidence metric in its chapter, nothing stale, every internal link resolving.
 # The HTML edition's layout in headless Chromium at 390 and 1280 px (book/html/check.py), then
 # pictures to look at (PDF pages by pdftoppm, HTML pages by Chromium), that the build does fail
-# on a missing marker or file, a broken link and a missing results row, and marks a stale row, and
-# that each layout check fails on a copy of the site with a defect planted for it.
+# on a missing marker or file, a broken link and a missing results row, and marks a stale row.
+# Section 5: the PDF's layout and typography (book/check_pdf.py), each check also run on a planted
+# fault. Last, each HTML layout check fails on a copy of the site with a defect planted for it.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 
@@ -126,6 +127,79 @@ if [ -n "$first_ch" ] && grep -q "id=\"ch${first_ch}-results\"" "$OUT/html/ch-$f
 fi
 # --- end of the HTML pictures block ---
 
+# --- 5. The PDF's layout and typography (book/check_pdf.py) ------------------------------------
+# Each check runs on the book, then on a planted fault, on which it must fail.
+pdf_check() { # NAME ARGS...: run a check_pdf.py check on the book, count its lines
+    python3 book/check_pdf.py "$@" >"$CHK/pdf-$1.log" 2>&1
+    cat "$CHK/pdf-$1.log"
+    passed=$((passed + $(grep -c '^PASS: ' "$CHK/pdf-$1.log")))
+    failed=$((failed + $(grep -c '^FAIL: ' "$CHK/pdf-$1.log")))
+    grep -qE '^(PASS|FAIL): ' "$CHK/pdf-$1.log" || fail "book/check_pdf.py $1 checked nothing: $(tail -n 1 "$CHK/pdf-$1.log")"
+}
+planted_pdf() { # WHAT NAME ARGS...: the check must FAIL on the planted fault
+    local what=$1; shift
+    python3 book/check_pdf.py "$@" >"$CHK/planted-$1.log" 2>&1
+    if grep -q '^FAIL: ' "$CHK/planted-$1.log"; then
+        pass "the $1 check fails on $what (\"$(grep -m 1 '^FAIL: ' "$CHK/planted-$1.log" | cut -c7-200)\")"
+    else
+        fail "the $1 check does not fail on $what:"; sed 's/^/    /' "$CHK/planted-$1.log"
+    fi
+}
+# The book's text: no literal ^ exponent outside code and math (in the assembled document, which
+# all three editions are written from); quotation marks facing the right way in the PDF.
+pdf_check carets "$OUT/book.json"
+pdf_check quotes "$CHK/book.txt"
+# Captions against charts (book/book.lua writes figures.json: each figure's caption and chart).
+# Planted: a figure whose caption names a roof line keeps its caption but gets a chart without
+# one (the fault of figures 2.1, 3.1 and 13.1 in the first edition), or the reverse.
+pdf_check captions "$OUT/figures.json" "$CHK/book.txt"
+if python3 - "$OUT/figures.json" "$CHK/figures-planted.json" <<'PY'
+import json, re, sys
+figs = json.load(open(sys.argv[1]))
+roof = [f for f in figs if re.search("roof|peak", f["caption"])]
+none = [f for f in figs if not re.search("roof|peak", f["caption"])]
+if not roof or not none:
+    sys.exit(1)
+roof[0]["svg"] = none[0]["svg"]
+json.dump(figs, open(sys.argv[2], "w"))
+PY
+then
+    planted_pdf "a caption that names a roof its chart does not draw" captions "$CHK/figures-planted.json" "$CHK/book.txt"
+else
+    note "the book needs a figure with a roof and one without for the planted caption test"
+fi
+# Every part is real (the first edition's Part V was a page with one planned chapter). Planted:
+# the data with the last part's chapters marked planned.
+pdf_check parts "$CHK/data.json" "$CHK/book.txt"
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1])); last = set(d["parts"][-1]["chapters"])
+for c in d["chapters"]:
+    if c["nn"] in last: c["status"] = "planned"
+json.dump(d, open(sys.argv[2], "w"))' "$CHK/data.json" "$CHK/data-planned.json" &&
+    planted_pdf "a part whose chapters are all planned" parts "$CHK/data-planned.json" "$CHK/book.txt"
+# Overflow: xelatex's overfull boxes.
+pdf_check overfull "$OUT/latex/book.log" "$OUT/latex/book.tex"
+# Planted: a small document with the faults the book had, read as GitHub markdown without the
+# book's filters, typeset by book/pdf.sh: a table of 14 columns of unbreakable 12-digit numbers
+# (fits no layout book/to-latex.lua tries), "straight quotes" (TeX prints both as closing marks
+# unless pandoc reads them as quotations) and a caret exponent.
+mkdir -p "$CHK/planted"
+{ echo '# Planted'; echo; echo 'A "quoted" phrase, and 1 GB = 10^9 bytes. A table too wide for the page:'; echo
+  printf '|'; for i in $(seq 14); do printf ' c%d |' "$i"; done; echo
+  printf '|'; for i in $(seq 14); do printf -- '---:|'; done; echo
+  printf '|'; for i in $(seq 14); do printf ' %d |' $((100000000000 + i)); done; echo
+} >"$CHK/planted/planted.md"
+if pandoc "$CHK/planted/planted.md" --from gfm --to json --output "$CHK/planted/book.json" &&
+   book/pdf.sh "$CHK/planted/book.json" "$CHK/planted" >"$CHK/planted/log" 2>&1; then
+    pdftotext -enc UTF-8 "$CHK/planted/book.pdf" "$CHK/planted/book.txt"
+    planted_pdf "a planted table too wide for the page" overfull "$CHK/planted/book.log" "$CHK/planted/book.tex"
+    planted_pdf "a planted caret exponent" carets "$CHK/planted/book.json"
+    planted_pdf "planted straight quotes" quotes "$CHK/planted/book.txt"
+else
+    fail "book/pdf.sh could not typeset the planted document:"; sed 's/^/    /' "$CHK/planted/log"
+fi
+# --- end of section 5 -----------------------------------------------------------------------------
+
 # --- 4. The build must fail where it should ----------------------------------------------------------
 # In a scratch copy of book/, scripts/, chapters/ and the results, plant a fault and assemble
 # (book.json only). The faults are made in the sources; the results files are only ever cut by a
@@ -188,7 +262,7 @@ fi
 # the script or the search index edited), checked on the first chapter's page at 390 px in one
 # browser: each must FAIL the check named beside it.
 if [ -n "$first_ch" ] && [ -f "$OUT/html/ch-$first_ch.html" ]; then
-    P=$CHK/planted
+    P=$CHK/planted-html
     page=ch-$first_ch.html
     rm -rf "$P"; mkdir -p "$P"
     plant() { cp -r "$OUT/html" "$P/$1"; }

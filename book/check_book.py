@@ -118,10 +118,14 @@ def html_chapters(dom, chapters, raw=False):
 
 def check_sweep_chart(c, pdf_text, dom_chunk):
     """A chapter's sweep_chart is a numbered figure in both editions: its caption (which names
-    the program and the knob, and mentions a dashed roof line exactly when one is drawn) in
+    the programs drawn and the knob, and mentions a dashed roof line exactly when one is drawn) in
     the PDF's text, and an <img> or <svg> in a <figure> with that caption in the HTML."""
     sc, nn = c["sweep_chart"], c["nn"]
-    what = f"{sc['unit'] or 'median time (µs)'} of the {sc['program']} program against --{sc['knob']}"
+    progs = sc["programs"]
+    names = progs[0] if len(progs) == 1 else ", ".join(progs[:-1]) + " and " + progs[-1]
+    what = (f"{sc['unit'] or 'median time (µs)'} of the {names} program{'s' if len(progs) > 1 else ''} "
+            f"against --{sc['knob']}")
+    sc = dict(sc, program=names)
     roofs = any(g["roof"] is not None for g in sc["series"])
     m = re.search(rf"Figure{c['number']}\.\d+:Chapter{c['number']}:{re.escape(squeeze(what))}"
                   r",perGPU([^.]*)\.", squeeze(pdf_text))

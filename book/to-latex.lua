@@ -1,7 +1,7 @@
 -- book/to-latex.lua: what only the PDF edition needs, applied when writing LaTeX.
 
 -- Charts: gnuplot's SVG was converted to PDF by rsvg-convert, so LaTeX embeds vector graphics.
-function Image(img)
+local function Image(img)
   img.src = img.src:gsub('%.svg$', '.pdf')
   return img
 end
@@ -14,10 +14,11 @@ local ESC = {
   ['~'] = '\\textasciitilde{}', ["'"] = '\\textquotesingle{}', ['`'] = '\\textasciigrave{}',
   ['-'] = '-{}', ['<'] = '\\textless{}', ['>'] = '\\textgreater{}',
 }
+local CODE_BREAK_MIN = 10 -- shorter code stays in one piece
 local BREAK_AFTER = {['_'] = true, ['.'] = true, ['/'] = true, [','] = true, ['='] = true}
 
-function Code(c)
-  if #c.text < 16 then return nil end
+local function Code(c)
+  if #c.text < CODE_BREAK_MIN then return nil end
   local out = {}
   for _, cp in utf8.codes(c.text) do
     local ch = utf8.char(cp)
@@ -27,25 +28,87 @@ function Code(c)
   return pandoc.RawInline('latex', '\\texttt{' .. table.concat(out) .. '}')
 end
 
--- Tables: LaTeX sets a column of default width on one line, however long, so a wide table runs
--- off the page. Where the natural width of a table's text exceeds the line, give every column a
--- share of the line (LaTeX then wraps inside cells): at least its longest word, and beyond that
--- in proportion to its longest cell, capped so that one long column cannot starve the others.
-local LINE_CHARS = 84       -- characters of body text on a line of this layout, with cell padding
+-- Tables: LaTeX sets a column of default width ("l", "r") on one line, however long, so a wide
+-- table runs off the page. Each column's natural width (its widest cell on one line) and its
+-- least width (its widest unbreakable piece: a word, or a stretch of long inline code between the
+-- points where Code above lets it break) are estimated from the fonts' advance widths. A table
+-- whose natural widths fit the line is left as it is; otherwise every column gets its least width
+-- and the rest of the line is shared in proportion to what each column lacks of its natural width,
+-- the HTML table layout's rule (CSS 2.1, 17.5.2.2). A table whose least widths do not fit the line
+-- is set a size smaller (\small, less space between columns), else on a landscape page
+-- (pdflscape); one that fits none of these is left too wide, and book/check.sh fails on the
+-- Overfull \hbox that xelatex then reports.
+local LINE_PT = 436.5          -- \linewidth: A4 (597.5 pt) less 2 x 2.8 cm, in TeX points (72.27 an inch)
+local LANDSCAPE_PT = 700.0     -- \textheight (845 pt less 2.4 and 2.6 cm): the line of a landscape page
+local TABCOLSEP_PT = 6.0       -- LaTeX's default \tabcolsep, on each side of an inner column edge
+local SERIF_PT, MONO_PT = 9.5, 8.5 -- DejaVu Serif at 10 pt scaled 0.95; DejaVu Sans Mono at 0.85
+-- Advance widths in em (DejaVu fonts, 2048 units per em, rounded up): digits, capitals, small
+-- letters, space, narrow punctuation, wide signs (= + < > × %); anything else counts as a capital.
+-- Mono is 0.602 em.
+local function serif_em(ch)
+  if ch:match('%d') then return 0.637 elseif ch:match('%u') then return 0.75
+  elseif ch:match('[ijlft]') then return 0.40 elseif ch:match('[mw]') then return 0.93
+  elseif ch:match('%l') then return 0.62 elseif ch:match('[%s]') then return 0.32
+  elseif ch:match('[.,:;!|\'()%[%]%-]') then return 0.40
+  elseif ch:match('[=+<>×%%]') then return 0.96 end
+  return 0.75
+end
+local function text_pt(s)
+  local w = 0
+  for _, cp in utf8.codes(s) do w = w + serif_em(utf8.char(cp)) end
+  return w * SERIF_PT * 1.06 -- 6 % more: the estimate must not fall short
+end
+local function code_pt(n) return n * 0.602 * MONO_PT end
+
+-- The widths of one cell: natural (one line) and least (widest unbreakable piece), in points.
+local function cell_widths(blocks)
+  local natural, least, line, piece = 0, 0, 0, 0
+  local function piece_end() least = math.max(least, piece); piece = 0 end
+  local function line_end() piece_end(); natural = math.max(natural, line); line = 0 end
+  pandoc.walk_block(pandoc.Div(blocks), {
+    Str = function(s) -- TeX may break a word after an explicit hyphen
+      for seg, hyphen in s.text:gmatch('([^-]*)(%-*)') do
+        if seg .. hyphen ~= '' then
+          local w = text_pt(seg .. hyphen)
+          line, piece = line + w, piece + w
+          if hyphen ~= '' then piece_end() end
+        end
+      end
+    end,
+    Space = function() piece_end(); line = line + text_pt(' ') end,
+    SoftBreak = function() piece_end(); line = line + text_pt(' ') end,
+    LineBreak = line_end,
+    Code = function(c) -- breaks at spaces; long code also after the characters Code breaks after
+      line = line + code_pt(utf8.len(c.text) or #c.text)
+      for word, space in c.text:gmatch('([^ ]*)( *)') do
+        local long = (utf8.len(word) or #word) >= CODE_BREAK_MIN
+        for _, cp in utf8.codes(word) do
+          piece = piece + code_pt(1)
+          if long and BREAK_AFTER[utf8.char(cp)] then piece_end() end
+        end
+        if space ~= '' then piece_end() end
+      end
+    end,
+    Para = line_end, Plain = line_end,
+  })
+  line_end()
+  return natural, least
+end
+
 local function cells_of(row) return row.cells or row[2] end
 local function cell_blocks(cell) return cell.contents or cell[5] end
 
-function Table(tbl)
+local function Table(tbl)
   local n = #tbl.colspecs
-  local natural, word = {}, {}
-  for i = 1, n do natural[i], word[i] = 0, 0 end
+  local natural, least = {}, {}
+  -- (A pipe table's widths, which the markdown reader derives from its dashes, are chosen anew.)
+  for i = 1, n do natural[i], least[i] = 0, 0 end
   local function measure(rows)
     for _, row in ipairs(rows) do
       for i, cell in ipairs(cells_of(row)) do
         if i <= n then
-          local text = pandoc.utils.stringify(pandoc.Div(cell_blocks(cell)))
-          natural[i] = math.max(natural[i], utf8.len(text) or #text)
-          for w in text:gmatch('%S+') do word[i] = math.max(word[i], utf8.len(w) or #w) end
+          local nat, lst = cell_widths(cell_blocks(cell))
+          natural[i], least[i] = math.max(natural[i], nat), math.max(least[i], lst)
         end
       end
     end
@@ -53,17 +116,38 @@ function Table(tbl)
   measure(tbl.head.rows)
   for _, body in ipairs(tbl.bodies) do measure(body.body) end
   measure(tbl.foot.rows)
-  local total = 0
-  for i = 1, n do
-    if tbl.colspecs[i][2] and tbl.colspecs[i][2] > 0 then return nil end -- widths already chosen
-    total = total + natural[i] + 2
+  local sum_nat, sum_least = 0, 0
+  for i = 1, n do sum_nat, sum_least = sum_nat + natural[i], sum_least + least[i] end
+  if sum_nat + 2 * (n - 1) * TABCOLSEP_PT <= LINE_PT then
+    for i = 1, n do tbl.colspecs[i] = {tbl.colspecs[i][1], nil} end -- natural widths: "l", "r"
+    return tbl
   end
-  if total <= LINE_CHARS then return nil end
-  local want, sum = {}, 0
-  for i = 1, n do
-    want[i] = math.max(word[i], math.min(natural[i], 40)) + 2
-    sum = sum + want[i]
+  -- The first of these layouts in which every column gets at least its least width: the normal
+  -- size; \small (9 pt instead of 10) with 4 pt between columns; a landscape page.
+  for _, try in ipairs({{size = 1, sep = TABCOLSEP_PT, line = LINE_PT},
+                        {size = 0.9, sep = 4, line = LINE_PT, before = '\\begingroup\\small\\setlength{\\tabcolsep}{4pt}', after = '\\endgroup'},
+                        {size = 1, sep = TABCOLSEP_PT, line = LANDSCAPE_PT, before = '\\begin{landscape}', after = '\\end{landscape}'}}) do
+    local line = try.line - 2 * (n - 1) * try.sep
+    if sum_least * try.size <= line then
+      local slack, lack = line - sum_least * try.size, (sum_nat - sum_least) * try.size
+      for i = 1, n do
+        local w = least[i] * try.size + (lack > 0 and slack * (natural[i] - least[i]) * try.size / lack or 0)
+        tbl.colspecs[i] = {tbl.colspecs[i][1], math.min(w, natural[i] * try.size + 0.01) / line}
+      end
+      if not try.before then return tbl end
+      return {pandoc.RawBlock('latex', try.before), tbl, pandoc.RawBlock('latex', try.after)}
+    end
   end
-  for i = 1, n do tbl.colspecs[i] = {tbl.colspecs[i][1], want[i] / sum} end
+  -- Too wide for any layout: set on one line per row, xelatex reports by how much, check.sh fails.
+  for i = 1, n do tbl.colspecs[i] = {tbl.colspecs[i][1], nil} end
   return tbl
 end
+
+-- Code blocks: their number of lines, for header.tex's page-break rule inside listings.
+local function CodeBlock(cb)
+  local _, n = (cb.text .. '\n'):gsub('\n', '')
+  return {pandoc.RawBlock('latex', '\\def\\BookLines{' .. n .. '}'), cb}
+end
+
+-- Tables first, while their inline code is still Code (the pass below turns it into raw LaTeX).
+return {{Table = Table}, {Code = Code, Image = Image, CodeBlock = CodeBlock}}

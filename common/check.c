@@ -1,6 +1,7 @@
 #include "check.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -16,8 +17,8 @@ const char *check_mode_name(enum check_mode m)
     return "?";
 }
 
-/* Spacing of floats at |x|: 2^(e-23) for normal x, 2^-149 below FLT_MIN. */
-static double ulp_f32_at(double x)
+/* Spacing of floats at |x|: 2^(e-24) for |x| in [2^(e-1), 2^e), 2^-149 below FLT_MIN. */
+double ulp_f32_at(double x)
 {
     x = fabs(x);
     if (x < 0x1.0p-126)
@@ -30,6 +31,12 @@ static double ulp_f32_at(double x)
 double ulp_distance_f32(float got, double ref)
 {
     return fabs((double)got - ref) / ulp_f32_at(ref);
+}
+
+double ulps_f32_bound(double v, double units)
+{
+    double w = (units + 0.5) * ulp_f32_at(v);
+    return (units + 0.5) * ulp_f32_at(fabs(v) + w);
 }
 
 static void note_failure(struct check_report *r, size_t i, double got, double ref)
@@ -146,4 +153,33 @@ void check_print(const struct check_report *r, FILE *f)
                 r->first_got[i], r->first_ref[i]);
     if (r->n == 0)
         fprintf(f, "check: no elements were compared\n");
+}
+
+double check_pooled_f32(const float *got, size_t n, int width, const int32_t *pick,
+                        const double *pref, const double *pbound, struct check_report *r)
+{
+    size_t m = n * (size_t)width;
+    double *ref = (double *)calloc(m ? m : 1, sizeof(double));
+    double *bound = (double *)calloc(m ? m : 1, sizeof(double));
+    if (!ref || !bound) {
+        fprintf(stderr, "error: out of host memory for the check's %zu references\n", m);
+        exit(1);
+    }
+    for (size_t i = 0; i < m; i++) {
+        size_t at = (size_t)pick[i / (size_t)width] * (size_t)width + i % (size_t)width;
+        ref[i] = pref[at];
+        bound[i] = pbound[at];
+    }
+    struct tolerance tol = {CHECK_BOUND, 0, 0, 0, 0};
+    check_f32(got, NULL, ref, m, &tol, bound, r);
+    /* A NaN quotient (a NaN result) sticks: nothing compares greater than it. */
+    double worst = 0;
+    for (size_t i = 0; i < m; i++) {
+        double q = fabs((double)got[i] - ref[i]) / bound[i];
+        if (q > worst || q != q)
+            worst = q;
+    }
+    free(ref);
+    free(bound);
+    return worst;
 }

@@ -6,6 +6,7 @@
 #define COMMON_CHECK_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #ifdef __cplusplus
@@ -40,6 +41,24 @@ struct check_report {
 
 /* Distance in units in the last place of a float at |ref| (ref may be double). */
 double ulp_distance_f32(float got, double ref);
+
+/* Spacing of floats at |x| (one ulp): 2^(e-24) for |x| in [2^(e-1), 2^e), 2^-149 below
+ * FLT_MIN. */
+double ulp_f32_at(double x);
+
+/* An error of `units` ulps as the CUDA Math API counts them, as an absolute bound near the
+ * exact value v. The API counts from the correctly rounded float, itself up to half an ulp
+ * from v, so this is units + 1/2 ulps, measured in the ulp at the far end of the interval
+ * (the larger one where the interval crosses a power of 2). */
+double ulps_f32_bound(double v, double units);
+
+/* CHECK_BOUND for results whose references come from a pool of distinct inputs (chapters
+ * whose CPU reference is too costly to compute per element): n elements of `width` floats,
+ * float j of element i held to pref[pick[i] * width + j] within pbound[same]. Fills r as
+ * check_f32 does and returns the largest fraction of its own bound that any float used
+ * (NaN if any result is NaN). */
+double check_pooled_f32(const float *got, size_t n, int width, const int32_t *pick,
+                        const double *pref, const double *pbound, struct check_report *r);
 
 /* Compare n floats with a reference held as float (ref32) or as double
  * (ref64): pass exactly one. bound is used by CHECK_BOUND only. */

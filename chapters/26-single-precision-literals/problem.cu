@@ -138,41 +138,22 @@ static int check(void *data, struct check_report *r)
         reference_of(l, l->pool[p], &pref[p], &pbound[p]);
 
     float *got = (float *)host_alloc(n * sizeof(float));
-    double *ref = (double *)host_alloc(n * sizeof(double));
-    double *bound = (double *)host_alloc(n * sizeof(double));
     CUDA_CHECK(cudaMemcpy(got, l->out, n * sizeof(float), cudaMemcpyDeviceToHost));
-    for (size_t i = 0; i < n; i++) {
-        ref[i] = pref[l->pick[i]];
-        bound[i] = pbound[l->pick[i]];
-    }
-    struct tolerance tol = {CHECK_BOUND, 0, 0, 0, 0};
-    check_f32(got, NULL, ref, n, &tol, bound, r);
-
-    /* How close the worst element came to its own bound, and the largest
-     * error in units of the float at the reference: the evidence that the
-     * two programs' results differ only in the last bits. */
-    double worst = 0, max_ulp = 0;
-    for (size_t i = 0; i < n; i++) {
-        double q = fabs((double)got[i] - ref[i]) / bound[i];
-        if (q > worst || q != q)
-            worst = q;
-        double e = ulp_distance_f32(got[i], ref[i]);
-        if (e > max_ulp || e != e)
-            max_ulp = e;
-    }
+    double worst = check_pooled_f32(got, n, 1, l->pick, pref, pbound, r);
     printf("check: rounding of %s, %d terms; worst element used %.1f%% of its bound\n",
            l->rule == RULE_DOUBLE_LITERALS ? "float products with double adds"
                                             : "float fused multiply-adds with float coefficients",
            l->terms, 100 * worst);
-    if (worst == worst && max_ulp == max_ulp) {
+    /* How close the worst element came to its bound, and the largest error in
+     * units of the float at the reference: the evidence that the two
+     * programs' results differ only in the last bits. */
+    if (worst == worst) {
         evidence_print("bound_used_pct", 100 * worst, "%");
-        evidence_print("max_error_ulp", max_ulp, "ulp");
+        evidence_print("max_error_ulp", r->max_ulp, "ulp");
     }
     free(pref);
     free(pbound);
     free(got);
-    free(ref);
-    free(bound);
     return r->passed;
 }
 

@@ -76,26 +76,6 @@ static void poison(void *data)
     poison_device(m->out, (size_t)m->n * sizeof(float));
 }
 
-/* Spacing of floats at |v| (one ulp). */
-static double ulp_at(double v)
-{
-    v = fabs(v);
-    if (v < 0x1.0p-126)
-        return 0x1.0p-149;
-    int e;
-    frexp(v, &e);
-    return ldexp(1.0, e - 24);
-}
-
-/* `units` ulps as the CUDA Math API counts them (from the correctly rounded
- * float, itself up to half an ulp from the exact v), as an absolute bound,
- * measured in the ulp at the far end of the interval. */
-static double ulps_abs(double v, double units)
-{
-    double w = (units + 0.5) * ulp_at(v);
-    return (units + 0.5) * ulp_at(fabs(v) + w);
-}
-
 /* sin(pi a) for a float a, with the reduction done exactly: r = a - 2 rint(a/2)
  * is exact in double, and folding r into [-1/2, 1/2] keeps zeros exact. */
 static double sinpi_ref(double a)
@@ -119,11 +99,11 @@ static void term(int fn, int general, float a, double *value, double *bound)
     switch (fn) {
     case FN_CBRT:
         g = general ? pow(a, (double)(1.0f / 3.0f)) : cbrt(a);
-        *value = g, *bound = ulps_abs(g, general ? 4 : 1);
+        *value = g, *bound = ulps_f32_bound(g, general ? 4 : 1);
         return;
     case FN_EXP2:
         g = exp2(a);
-        *value = g, *bound = ulps_abs(g, general ? 4 : 2);
+        *value = g, *bound = ulps_f32_bound(g, general ? 4 : 2);
         return;
     case FN_SINPI:
         if (general) { /* sinf of the float product PI_F * a: the GPU rounds it once */
@@ -132,17 +112,17 @@ static void term(int fn, int general, float a, double *value, double *bound)
         } else {
             g = sinpi_ref(a);
         }
-        *value = g, *bound = ulps_abs(g, general ? 2 : 1);
+        *value = g, *bound = ulps_f32_bound(g, general ? 2 : 1);
         return;
     case FN_SINCOS:
         s = sin(a), c = cos(a);
         *value = s + c;
-        *bound = ulps_abs(s, 2) + ulps_abs(c, 2);
+        *bound = ulps_f32_bound(s, 2) + ulps_f32_bound(c, 2);
         *bound += u * (fabs(s + c) + *bound);
         return;
     default:
         g = (double)a * (double)a;
-        *value = g, *bound = ulps_abs(g, general ? 4 : 0);
+        *value = g, *bound = ulps_f32_bound(g, general ? 4 : 0);
         return;
     }
 }
@@ -289,28 +269,13 @@ static int check(void *data, struct check_report *r)
     for (long p = 0; p < m->npool; p++)
         reference_of(m, m->pool[p], &pref[p], &pbound[p]);
     float *got = (float *)host_alloc(n * sizeof(float));
-    double *ref = (double *)host_alloc(n * sizeof(double));
-    double *bound = (double *)host_alloc(n * sizeof(double));
     CUDA_CHECK(cudaMemcpy(got, m->out, n * sizeof(float), cudaMemcpyDeviceToHost));
-    for (size_t i = 0; i < n; i++) {
-        ref[i] = pref[m->pick[i]];
-        bound[i] = pbound[m->pick[i]];
-    }
-    struct tolerance tol = {CHECK_BOUND, 0, 0, 0, 0};
-    check_f32(got, NULL, ref, n, &tol, bound, r);
-    double worst = 0;
-    for (size_t i = 0; i < n; i++) {
-        double q = fabs((double)got[i] - ref[i]) / bound[i];
-        if (q > worst || q != q)
-            worst = q;
-    }
+    double worst = check_pooled_f32(got, n, 1, m->pick, pref, pbound, r);
     printf("check: bound of %s, %d terms; worst element used %.1f%% of its bound\n",
            fn_name(m->rule == RULE_GENERAL, m->fn), m->terms, 100 * worst);
     free(pref);
     free(pbound);
     free(got);
-    free(ref);
-    free(bound);
     print_accuracy_table();
     return r->passed;
 }

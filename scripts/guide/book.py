@@ -33,10 +33,14 @@ library, or a configuration such as "optimized[--min-blocks 4]".
               "variants": ["naive", ...],
               "series": [{"gpu": slug, "short": "H200", "values": {"naive": 901.8},
                           "labels": {"library": "FAIL"}, "roof": 4262.5 | null}]} | null,
-    "sweep_chart": {"knob": "warps-per-sm", "program": "optimized", "field": "rate" | "median_us",
+    "sweep_chart": {"knob": "warps-per-sm", "programs": ["optimized"],   # the curves that vary
+                    "flat": ["naive"],     # programs swept over the knob that it does not move
+                    "varies_pct": 5,       # ... by more than this, from the lowest point to the highest
+                    "field": "rate" | "median_us",
                     "unit": "GB/s" | null, "axis": "GB/s (higher is better)",
                     "roof_title": "copy roof" | null,
-                    "series": [{"gpu": slug, "short": "H200", "stale": bool, "roof": x | null,
+                    "series": [{"gpu": slug, "short": "H200", "program": "optimized",
+                                "stale": bool, "roof": x | null,
                                 "points": [[knob value, rate], ...]}]} | null,
                                            # sorted by knob value; the default row included
     "evidence": [{"gpu": slug, "name", "arch", "size", "stale", "programs": [...],
@@ -50,6 +54,9 @@ library, or a configuration such as "optimized[--min-blocks 4]".
   }],
   "summary": [{"nn", "title", "speedups": {slug: {"speedup": x, "stale": bool,
                                                   "prediction": verdict | null}}}],
+  "roofline": [{"gpu": slug, "short", "copy_gbs": x, "fp32_gflops": x,      # GPUs with both roofs
+                "points": [{"nn", "program", "gflops", "intensity", "source": "evidence|results"}],
+                "missing": [{"nn", "program", "why": "no flop count|no byte count"}]}],
   "gpus": [{"slug", "name", "short", "file", "cc": [...], "sms": [...],
             "sm_clock_mhz": [min, max] | null, "cuda": ["13.0 / 13.0"], "chapters": ["01"],
             "dates": [first, last] | null, "commits": [...],
@@ -207,13 +214,16 @@ def parse_knobs(text):
 
 
 SWEEP_CHART_MIN_POINTS = 4  # fewer points than this read better as the sweep table alone
+# A curve whose highest point is within 5 % of its lowest on every GPU is flat: the knob does not
+# move that program (5 % is also where the harness calls a measurement noisy).
+SWEEP_CHART_VARIES = 1.05
 
 
 def sweep_chart(data, c, results):
-    """The curve of one program's rate against the one numeric knob its sweeps vary, per GPU,
-    the default row included; None unless the chapter has such a knob with at least
-    SWEEP_CHART_MIN_POINTS values. Where several programs qualify, the optimized one is drawn
-    (the program the chapter tunes; a naive that ignores the knob is a flat control)."""
+    """The curves of the chapter's programs against the one numeric knob their sweeps vary, per
+    GPU, the default row included; only the programs whose rate the knob moves (by more than
+    SWEEP_CHART_VARIES) are drawn, and the others are named as "flat". None unless some program
+    has such a knob with at least SWEEP_CHART_MIN_POINTS values and varies with it."""
     rows = {}  # program -> [(slug, row)] over sweeps and the default results
     for slug in data.results.keys() | data.sweeps.keys():
         for sweeps in (True, False):
@@ -221,7 +231,8 @@ def sweep_chart(data, c, results):
                 rows.setdefault(r["variant"], []).append((slug, r))
     unit = next((g["unit"] for g in results if g["unit"]), None)
     field = "rate" if unit else "median_us"
-    for program in sorted(rows, key=lambda v: (v != "optimized", VARIANTS.index(v))):
+    curves = {}  # knob -> [(program, series)]
+    for program in sorted(rows, key=VARIANTS.index):
         knobs = [parse_knobs(r["knobs"]) for _, r in rows[program]]
         names = {k for d in knobs for k in d}
         varied = [k for k in sorted(names) if len({d.get(k) for d in knobs}) > 1]
@@ -236,8 +247,8 @@ def sweep_chart(data, c, results):
             y = num(r[field])
             if y is None:
                 continue  # a failed or unmeasured point is in the table, not on the curve
-            g = series.setdefault(slug, {"gpu": slug, "short": short(r["gpu"]), "stale": False,
-                                         "roofs": [], "points": []})
+            g = series.setdefault(slug, {"gpu": slug, "short": short(r["gpu"]), "program": program,
+                                         "stale": False, "roofs": [], "points": []})
             g["points"].append([int(x) if x.is_integer() else x, y])
             g["stale"] |= r["source_hash"] != c.hash
             if r["roof"] and unit:
@@ -249,14 +260,24 @@ def sweep_chart(data, c, results):
             g["roof"] = sum(roofs) / len(roofs) if roofs else None
             g["points"].sort()
             out.append(g)
-        if not any(len(g["points"]) >= SWEEP_CHART_MIN_POINTS for g in out):
+        if any(len(g["points"]) >= SWEEP_CHART_MIN_POINTS for g in out):
+            curves.setdefault(knob, []).append((program, out))
+    for knob, progs in sorted(curves.items(), key=lambda kv: -len(kv[1])):
+        def varies(series):
+            return any(min(p[1] for p in g["points"]) > 0 and
+                       max(p[1] for p in g["points"]) > SWEEP_CHART_VARIES *
+                       min(p[1] for p in g["points"]) for g in series)
+        drawn = [(p, s) for p, s in progs if varies(s)]
+        if not drawn:
             continue
         roof_name = next((g["roof_name"] for g in results if g["roof_name"]), None)
-        return {"knob": knob, "program": program, "field": field, "unit": unit,
+        return {"knob": knob, "programs": [p for p, _ in drawn],
+                "varies_pct": round((SWEEP_CHART_VARIES - 1) * 100),
+                "flat": [p for p, s in progs if not varies(s)], "field": field, "unit": unit,
                 "axis": f"{unit} (higher is better)" if unit else
                         "median time in µs (lower is better)",
                 "roof_title": roof_title(roof_name) if roof_name and unit else None,
-                "series": out}
+                "series": [g for _, s in drawn for g in s]}
     return None
 
 
@@ -310,6 +331,72 @@ def chapter_doc(data, c):
         doc["claims"].append({k: claim[k] for k in ("id", "says", "value", "holds")} | {
             "verdicts": {s: ev.claim_verdict(data, s, c.number, claim) for s in gpus}})
     return doc
+
+
+FLOP_METRICS = {  # ncu thread-level FP32 instruction counts -> flops per instruction (FMA is 2)
+    "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum": 1,
+    "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum": 1,
+    "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum": 2,
+}
+DRAM_METRICS = ("dram__bytes_read.sum", "dram__bytes_write.sum")
+TIME_METRIC = "gpu__time_duration.sum"  # ns
+
+
+def roofline(data, chapters):
+    """Per GPU with both roofs measured: its copy roof (GB/s) and FP32 peak (GFLOP/s), the means of
+    the roofs its results rows report, and a point per naive and optimized program: attained FP32
+    GFLOP/s against arithmetic intensity (flops per DRAM byte). Each of the two rates comes from the
+    evidence where it has the counts (ncu FP32 instructions, DRAM bytes read + written, each over
+    the kernels' ncu time), else from the results row where its rate is that quantity (the
+    program's own minimal count of flops or bytes over its median time); "source" says
+    "evidence" when both came from the evidence, "results" when one did not. A program with no
+    flop rate or no byte rate is listed in "missing" with the reason."""
+    out = []
+    for slug, rows in data.results.items():
+        roofs = {}
+        for r in rows:
+            if r["roof"] and r["roof_name"] in ("copy", "fp32"):
+                roofs.setdefault(r["roof_name"], []).append(float(r["roof"]))
+        if set(roofs) != {"copy", "fp32"}:
+            continue
+        g = {"gpu": slug, "short": short(rows[0]["gpu"]),
+             "copy_gbs": sum(roofs["copy"]) / len(roofs["copy"]),
+             "fp32_gflops": sum(roofs["fp32"]) / len(roofs["fp32"]), "points": [], "missing": []}
+        for c in chapters:
+            res = next((x for x in c["results"] if x["gpu"] == slug), None)
+            if c["status"] != "written" or not res:
+                continue
+            evid = next((e for e in c["evidence"] if e["gpu"] == slug), None)
+            metrics = {m["metric"]: m["values"] for m in evid["metrics"]} if evid else {}
+            for r in res["rows"]:
+                v = r["variant"]
+                if v not in ("naive", "optimized") or r["check"] != "pass":
+                    continue
+                def ev(name):
+                    x = metrics.get(name, {}).get(v)
+                    return float(x) if x not in (None, "") else None
+                t = ev(TIME_METRIC)
+                flops = [ev(m) * k for m, k in FLOP_METRICS.items() if ev(m) is not None]
+                dram = [ev(m) for m in DRAM_METRICS]
+                fr = br = None
+                if t and flops and sum(flops) > 0:
+                    fr = (sum(flops) / t, "evidence")
+                elif r["rate"] and r["roof_name"] == "fp32":
+                    fr = (r["rate"], "results")
+                if t and dram[0]:
+                    br = (sum(x for x in dram if x) / t, "evidence")
+                elif r["rate"] and r["roof_name"] == "copy":
+                    br = (r["rate"], "results")
+                if fr and br:
+                    g["points"].append({"nn": c["nn"], "program": v, "gflops": fr[0],
+                                        "intensity": fr[0] / br[0],
+                                        "source": "evidence" if fr[1] == br[1] == "evidence"
+                                        else "results"})
+                else:
+                    g["missing"].append({"nn": c["nn"], "program": v,
+                                         "why": "no flop count" if not fr else "no byte count"})
+        out.append(g)
+    return out
 
 
 def gpu_doc(slug, rows):
@@ -412,7 +499,7 @@ def book_json(data):
         if speedups:
             summary.append({"nn": c.nn, "title": c.readme_title(), "speedups": speedups})
     return {"schema": 1, "results_dir": rel(data.results_dir), "parts": parts,
-            "chapters": chapters, "summary": summary,
+            "chapters": chapters, "summary": summary, "roofline": roofline(data, chapters),
             "gpus": [gpu_doc(s, rows) for s, rows in data.results.items() if rows],
             "guidelines": guidelines(data.toc), "stale": stale_list(data)}
 

@@ -138,5 +138,31 @@ int main(void)
     EXPECT(ulp_distance_f32(1.0f, 1.0) == 0);
     EXPECT(ulp_distance_f32(nextafterf(1.0f, 2.0f), 1.0) == 1);
     EXPECT(ulp_distance_f32(0x1p-149f, 0.0) == 1); /* smallest subnormal */
+
+    /* One ulp: 2^-23 in [1, 2), 2^-24 in [0.5, 1). A bound of k ulps is
+     * k + 1/2 of them, in the ulp of the far end when it crosses 2^e. */
+    EXPECT(ulp_f32_at(1.0) == 0x1p-23 && ulp_f32_at(0.75) == 0x1p-24);
+    EXPECT(ulp_f32_at(-1.5) == 0x1p-23 && ulp_f32_at(0x1p-130) == 0x1p-149);
+    EXPECT(ulps_f32_bound(1.5, 2) == 2.5 * 0x1p-23);
+    EXPECT(ulps_f32_bound(2.0 - 0x1p-23, 2) == 2.5 * 0x1p-22);
+
+    /* Pooled references: 3 elements of width 2 drawn from a pool of 2. */
+    {
+        const int32_t pick[3] = {1, 0, 1};
+        const double pref[4] = {10, 20, 30, 40}, pbound[4] = {1, 1, 2, 4};
+        float pg[6] = {30, 40, 10, 20, 31, 42};
+        double w = check_pooled_f32(pg, 3, 2, pick, pref, pbound, &r);
+        EXPECT(r.passed && r.n == 6 && w == 0.5);  /* 31 is half of 2 from 30 */
+        pg[3] = 22; /* element 1's second float holds pool 0's 20, bound 1 */
+        w = check_pooled_f32(pg, 3, 2, pick, pref, pbound, &r);
+        EXPECT(!r.passed && r.bad == 1 && r.first_index[0] == 3 && w == 2);
+        pg[3] = 20;
+        pg[2] = 30; /* a value right for pool 1 is wrong where pick says 0 */
+        w = check_pooled_f32(pg, 3, 2, pick, pref, pbound, &r);
+        EXPECT(!r.passed && r.first_index[0] == 2);
+        pg[2] = NAN;
+        w = check_pooled_f32(pg, 3, 2, pick, pref, pbound, &r);
+        EXPECT(!r.passed && w != w);
+    }
     return UNIT_REPORT();
 }
