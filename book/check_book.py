@@ -97,7 +97,7 @@ def check_links(pages, site_dir, label):
                 broken.append(f"{f}: {value} (no such file)")
     check(not broken, f"every link of the {label} reaches its page and id ({n} links)" +
           (f"; broken: {broken[:10]}" if broken else ""))
-    check(not external, f"the {label} loads nothing from the network" +
+    check(not external, f"nothing in the {label} is loaded from the network" +
           (f"; it loads {external[:5]}" if external else ""))
 
 
