@@ -190,13 +190,13 @@ mkdir -p "$CHK/planted"
   printf '|'; for i in $(seq 14); do printf ' %d |' $((100000000000 + i)); done; echo
 } >"$CHK/planted/planted.md"
 if pandoc "$CHK/planted/planted.md" --from gfm --to json --output "$CHK/planted/book.json" &&
-   book/pdf.sh "$CHK/planted/book.json" "$CHK/planted" >"$CHK/planted/log" 2>&1; then
+   book/pdf.sh "$CHK/planted/book.json" "$CHK/planted" >"$CHK/planted-html.log" 2>&1; then
     pdftotext -enc UTF-8 "$CHK/planted/book.pdf" "$CHK/planted/book.txt"
     planted_pdf "a planted table too wide for the page" overfull "$CHK/planted/book.log" "$CHK/planted/book.tex"
     planted_pdf "a planted caret exponent" carets "$CHK/planted/book.json"
     planted_pdf "planted straight quotes" quotes "$CHK/planted/book.txt"
 else
-    fail "book/pdf.sh could not typeset the planted document:"; sed 's/^/    /' "$CHK/planted/log"
+    fail "book/pdf.sh could not typeset the planted document:"; sed 's/^/    /' "$CHK/planted-html.log"
 fi
 # --- end of section 5 -----------------------------------------------------------------------------
 
@@ -293,13 +293,13 @@ open(f, "w", encoding="utf-8").write(s)' "$1" "$2" "$page"
 d = json.loads(body.strip().rstrip(";"))
 d["entries"] = [e for e in d["entries"] if d["pages"][e[0]][0] != page]
 s = head + "window.BOOK_INDEX = " + json.dumps(d) + ";\n"'
-    python3 book/html/check.py --widths 390 --pages "$page" "$P"/* >"$CHK/planted.log" 2>&1
+    python3 book/html/check.py --widths 390 --pages "$page" "$P"/* >"$CHK/planted-html.log" 2>&1
     expect() { # NAME CHECK: the planted copy NAME must fail CHECK
-        local line; line=$(grep -F "FAIL: [$1] " "$CHK/planted.log" | grep -F "$2" | head -n 1)
+        local line; line=$(grep -F "FAIL: [$1] " "$CHK/planted-html.log" | grep -F "$2" | head -n 1)
         if [ -n "$line" ]; then
             pass "the layout check fails on a planted $1 (\"${line#FAIL: }\")"
         else
-            fail "the layout check does not fail on a planted $1 (expected a FAIL of \"$2\"); see $CHK/planted.log"
+            fail "the layout check does not fail on a planted $1 (expected a FAIL of \"$2\"); see $CHK/planted-html.log"
         fi
     }
     expect sideways "no page scrolls sideways"
