@@ -190,13 +190,13 @@ mkdir -p "$CHK/planted"
   printf '|'; for i in $(seq 14); do printf ' %d |' $((100000000000 + i)); done; echo
 } >"$CHK/planted/planted.md"
 if pandoc "$CHK/planted/planted.md" --from gfm --to json --output "$CHK/planted/book.json" &&
-   book/pdf.sh "$CHK/planted/book.json" "$CHK/planted" >"$CHK/planted-html.log" 2>&1; then
+   book/pdf.sh "$CHK/planted/book.json" "$CHK/planted" >"$CHK/planted/log" 2>&1; then
     pdftotext -enc UTF-8 "$CHK/planted/book.pdf" "$CHK/planted/book.txt"
     planted_pdf "a planted table too wide for the page" overfull "$CHK/planted/book.log" "$CHK/planted/book.tex"
     planted_pdf "a planted caret exponent" carets "$CHK/planted/book.json"
     planted_pdf "planted straight quotes" quotes "$CHK/planted/book.txt"
 else
-    fail "book/pdf.sh could not typeset the planted document:"; sed 's/^/    /' "$CHK/planted-html.log"
+    fail "book/pdf.sh could not typeset the planted document:"; sed 's/^/    /' "$CHK/planted/log"
 fi
 # --- end of section 5 -----------------------------------------------------------------------------
 
