@@ -69,7 +69,7 @@ help:
 	@echo "  make sanitize       compute-sanitizer's memcheck, racecheck, initcheck and synccheck on"
 	@echo "                      every program (needs a GPU and compute-sanitizer)"
 	@echo "  make profile-NN     Nsight Compute metrics of chapter NN side by side (needs a GPU and ncu)"
-	@echo "  make book           book/out/book.pdf, book.html and book.epub"
+	@echo "  make book           book/out/book.pdf, html/index.html (a page per chapter), book.html, book.epub"
 	@echo "  make book-check     build the book and check it"
 	@echo "  make deps           install what the book needs (Debian packages; needs root)"
 	@echo "  make clean          remove build/, the programs and book/out/"

@@ -1,4 +1,4 @@
-# The book: `make book` builds book/out/book.pdf, book.html (self-contained) and book.epub from
+# The book: `make book` builds book/out/book.pdf, html/ (the HTML edition), book.html, book.epub
 # the chapters' READMEs and sources and the results files; `make book-check` builds and checks it.
 # Included by the top-level Makefile. Paths are relative to the repository root.
 #   RESULTS_DIR=dir   take the results files from dir instead of results/

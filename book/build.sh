@@ -34,6 +34,7 @@ esac
 
 mkdir -p "$OUT"
 rm -f "$OUT/data.json" "$OUT/book.json" "$OUT/book.pdf" "$OUT/book.html" "$OUT/book.epub"
+rm -rf "$OUT/html"
 log="$OUT/log"
 mkdir -p "$log"
 
@@ -57,11 +58,19 @@ common=(--from json --fail-if-warnings --toc --highlight-style=tango)
 pdf=$!
 # --- end of the PDF block ---------------------------------------------------------------------
 
-pandoc "$OUT/book.json" "${common[@]}" --to html5 --self-contained --mathml \
-    --section-divs --toc-depth=2 --css book/book.css \
-    --metadata pagetitle="CUDA Performance Guidelines, Measured" \
-    --output "$OUT/book.html" >"$log/html.txt" 2>&1 &
+# --- HTML edition (book/html/) ---
+# One Pandoc pass through book/html/template.html, then book/html/site.py cuts it into the site
+# $OUT/html/ (a page per chapter, sidebar, previous/next, search index; works from file://) and
+# writes the one-page $OUT/book.html (styles and charts inlined).
+{
+    pandoc "$OUT/book.json" "${common[@]}" --to html5 --mathml --section-divs \
+        --template book/html/template.html \
+        --metadata pagetitle="CUDA Performance Guidelines, Measured" \
+        --output "$OUT/log/book-pandoc.html" &&
+    python3 book/html/site.py "$OUT/log/book-pandoc.html" book/book.css book/html/book.js "$OUT" >/dev/null
+} >"$log/html.txt" 2>&1 &
 html=$!
+# --- end of the HTML edition ---
 
 pandoc "$OUT/book.json" "${common[@]}" --to epub3 --mathml --toc-depth=2 --css book/book.css \
     --output "$OUT/book.epub" >"$log/epub.txt" 2>&1 &
@@ -84,5 +93,6 @@ done
 [ $status -eq 0 ] || exit $status
 
 echo "book: $OUT/book.pdf"
-echo "book: $OUT/book.html (self-contained)"
+echo "book: $OUT/html/index.html (the HTML edition: a page per chapter, works offline)"
+echo "book: $OUT/book.html (the same on one self-contained page)"
 echo "book: $OUT/book.epub"

@@ -6,10 +6,11 @@
 # The text of both editions is checked against the data the book was built from, as
 # `scripts/results.py book-json` prints it (book/check_book.py): every chapter, listing, results
 # row, verdict and evidence metric in its chapter, nothing stale, every internal link resolving.
-# Then the HTML rendering in headless Chromium and PDF pages by pdftoppm (pictures to look at),
-# and that the build does fail on a missing marker or file, a broken link and a missing results
-# row, and marks a stale row. Section 5: the PDF's layout and typography (book/check_pdf.py), each
-# check also run on a planted fault.
+# The HTML edition's layout in headless Chromium at 390 and 1280 px (book/html/check.py), then
+# pictures to look at (PDF pages by pdftoppm, HTML pages by Chromium), that the build does fail
+# on a missing marker or file, a broken link and a missing results row, and marks a stale row.
+# Section 5: the PDF's layout and typography (book/check_pdf.py), each check also run on a planted
+# fault. Last, each HTML layout check fails on a copy of the site with a defect planted for it.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 
@@ -17,7 +18,6 @@ RESULTS_DIR=${RESULTS_DIR:-results}
 OUT=${BOOK_OUT:-book/out}
 CHK=$OUT/check
 url() { case "$1" in /*) echo "file://$1" ;; *) echo "file://$PWD/$1" ;; esac; }
-CHROMIUM=(chromium --headless --no-sandbox --disable-gpu --disable-dev-shm-usage)
 passed=0
 failed=0
 pass() { echo "PASS: $*"; passed=$((passed + 1)); }
@@ -45,32 +45,33 @@ else
     sed 's/^/    /' "$CHK/build.log"
     finish
 fi
-for f in book.pdf book.html book.epub; do
+for f in book.pdf book.html book.epub html/index.html html/search-index.js; do
     if [ -s "$OUT/$f" ]; then pass "$OUT/$f exists"; else fail "$OUT/$f is missing or empty"; fi
 done
 
 # --- 2. Both editions against the data ---------------------------------------------------------
 pdftotext -enc UTF-8 "$OUT/book.pdf" "$CHK/book.txt" 2>/dev/null
-# Rendered DOM of the HTML (what a browser shows), and the console errors of rendering it.
-"${CHROMIUM[@]}" --enable-logging=stderr --v=0 \
-    --dump-dom "$(url "$OUT/book.html")" >"$CHK/dom.html" 2>"$CHK/chromium.log"
-rc=$?
-if [ $rc -eq 0 ] && [ -s "$CHK/dom.html" ]; then pass "headless Chromium loads book.html"; else fail "headless Chromium could not load book.html (exit $rc)"; fi
-if grep -E 'CONSOLE|Uncaught|Failed to load|net::ERR' "$CHK/chromium.log" >"$CHK/console.txt"; then
-    fail "Chromium reports errors rendering book.html:"; sed 's/^/    /' "$CHK/console.txt"
-else
-    pass "no console or resource errors while rendering book.html"
-fi
+# --- HTML edition: layout in headless Chromium -------------------------------------------------
+# book/html/check.py loads every page of the site at 390 px and 1280 px (PASS:/FAIL: lines; see
+# its header) and leaves each page's rendered DOM in $CHK/dom for book/check_book.py.
+count_log() { # LOG: print it and add its PASS:/FAIL: lines to the totals
+    cat "$1"
+    passed=$((passed + $(grep -c '^PASS: ' "$1")))
+    failed=$((failed + $(grep -c '^FAIL: ' "$1")))
+}
+python3 book/html/check.py "$OUT/html" --dom "$CHK/dom" >"$CHK/layout.log" 2>&1
+count_log "$CHK/layout.log"
+grep -qE '^(PASS|FAIL): ' "$CHK/layout.log" || fail "book/html/check.py checked nothing: $(tail -n 1 "$CHK/layout.log")"
 if grep -Eiq '<(script|link|img)[^>]+(src|href)="(https?:)?//' "$OUT/book.html"; then
     fail "book.html loads something from the network; it must be self-contained"
 else
     pass "book.html is self-contained (no external scripts, styles or images)"
 fi
+# --- end of the HTML layout block ---
 if python3 scripts/results.py book-json --results-dir "$RESULTS_DIR" >"$CHK/data.json" 2>"$CHK/data.log"; then
-    python3 book/check_book.py "$CHK/data.json" "$CHK/book.txt" "$CHK/dom.html" >"$CHK/text.log" 2>&1
-    cat "$CHK/text.log"
-    passed=$((passed + $(grep -c '^PASS: ' "$CHK/text.log")))
-    failed=$((failed + $(grep -c '^FAIL: ' "$CHK/text.log")))
+    python3 book/check_book.py "$CHK/data.json" "$CHK/book.txt" "$CHK/dom" "$OUT/html" "$OUT/book.html" \
+        >"$CHK/text.log" 2>&1
+    count_log "$CHK/text.log"
     grep -qE '^(PASS|FAIL): ' "$CHK/text.log" || fail "book/check_book.py checked nothing: $(tail -n 1 "$CHK/text.log")"
 else
     fail "scripts/results.py book-json failed: $(cat "$CHK/data.log")"
@@ -107,29 +108,24 @@ for spec in "title:1" "chapter:$(page_of "$first_title")" "summary:$(page_of 'Su
         fail "pdftoppm could not render the $name page (page $p)"
     fi
 done
-# HTML on a phone (412 px), light and dark: the top of the book, and one chapter's results.
-shot() { # NAME SCHEME(0 dark, 1 light) [ID]: screenshot, showing only section ID when given
-    local name=$1 scheme=$2 id=${3:-} page="$OUT/book.html"
-    if [ -n "$id" ]; then
-        page="$CHK/only-$id.html"
-        sed "s#</head>#<style>body > *:not(section){display:none} body > section:not(\#$id):not(:has(\#$id)){display:none} section:has(\#$id) > *:not(section){display:none} section:has(\#$id) > section:not(\#$id):not(:has(\#$id)){display:none}</style></head>#" \
-            "$OUT/book.html" >"$page"
-    fi
-    local png; png=$(url "$CHK/$name.png"); png=${png#file://}
-    "${CHROMIUM[@]}" --hide-scrollbars --blink-settings=preferredColorScheme="$scheme" \
-        --window-size=412,1100 --screenshot="$png" "$(url "$page")" >/dev/null 2>&1
+# --- HTML edition: pictures -------------------------------------------------------------------
+# The site on a phone (390 px), light and dark: the front page, and one chapter's results.
+shot() { # NAME SCHEME(0 dark, 1 light) PAGE[#ID]
+    local name=$1 scheme=$2 page=$3
+    python3 book/html/cdp.py shoot "$(url "$OUT/html/$page")" "$CHK/$name.png" 390 1100 \
+        "$([ "$scheme" = 0 ] && echo dark || echo light)" >/dev/null 2>&1
     if [ "$(stat -c %s "$CHK/$name.png" 2>/dev/null || echo 0)" -gt 10000 ]; then
         pass "Chromium screenshot $CHK/$name.png"
     else
         fail "Chromium screenshot $name is missing or blank"
     fi
 }
-shot phone-light 1
-shot phone-dark 0
-if [ -n "$first_ch" ]; then
-    sec=$(grep -o "id=\"ch${first_ch}-results\"" "$OUT/book.html" | head -n 1)
-    if [ -n "$sec" ]; then shot "phone-ch$first_ch-results-dark" 0 "ch${first_ch}-results"; fi
+shot phone-light 1 index.html
+shot phone-dark 0 index.html
+if [ -n "$first_ch" ] && grep -q "id=\"ch${first_ch}-results\"" "$OUT/html/ch-$first_ch.html" 2>/dev/null; then
+    shot "phone-ch$first_ch-results-dark" 0 "ch-$first_ch.html#ch${first_ch}-results"
 fi
+# --- end of the HTML pictures block ---
 
 # --- 5. The PDF's layout and typography (book/check_pdf.py) ------------------------------------
 # Each check runs on the book, then on a planted fault, on which it must fail.
@@ -260,5 +256,64 @@ print(g["file"].rsplit("/", 1)[-1], next(r["line"] for r in g["rows"] if r["vari
     fi
     rm -rf "$tmp"
 fi
+
+# --- HTML edition: the layout checks fail on planted defects -----------------------------------
+# Copies of the site, each with one defect (a line of CSS appended to its style sheet, or a page,
+# the script or the search index edited), checked on the first chapter's page at 390 px in one
+# browser: each must FAIL the check named beside it.
+if [ -n "$first_ch" ] && [ -f "$OUT/html/ch-$first_ch.html" ]; then
+    P=$CHK/planted-html
+    page=ch-$first_ch.html
+    rm -rf "$P"; mkdir -p "$P"
+    plant() { cp -r "$OUT/html" "$P/$1"; }
+    plant_css() { plant "$1"; printf '\n%s\n' "$2" >>"$P/$1/book.css"; }
+    edit() { # FILE PYTHON: run PYTHON on the text s of FILE (re, json and page at hand), save s
+        python3 -c 'import json, re, sys
+f, page = sys.argv[1], sys.argv[3]
+s = open(f, encoding="utf-8").read()
+exec(sys.argv[2])
+open(f, "w", encoding="utf-8").write(s)' "$1" "$2" "$page"
+    }
+    plant_css sideways '.table-box { overflow: visible !important; } main table { min-width: 640px; }'
+    plant_css clipped-listing 'main pre, pre > code.sourceCode > span { white-space: pre !important; overflow-x: hidden !important; }'
+    plant_css clipped-by-page-edge 'html { overflow-x: hidden; } .table-box { overflow: visible !important; } main table { min-width: 640px; }'
+    plant_css small-chart-text '.chart-box img { min-width: 0 !important; }'
+    plant_css overlapping-line-numbers 'pre > code.sourceCode > span { min-height: 0 !important; vertical-align: baseline !important; }'
+    plant_css lost-indentation 'pre > code.sourceCode > span { --hang: 0px !important; }'
+    plant no-sidebar
+    edit "$P/no-sidebar/$page" 's = re.sub(r"<nav id=\"sidebar\".*?</ol></nav>", "", s, flags=re.S)'
+    plant no-pager
+    edit "$P/no-pager/$page" 's = re.sub(r"<nav class=\"pager pager-bottom\".*?</nav>", "", s, flags=re.S)'
+    plant no-copy-button
+    edit "$P/no-copy-button/book.js" 's = s.replace("copy-button", "copy-gone")'
+    plant network-load
+    edit "$P/network-load/$page" 's = s.replace("</main>", "<img src=\"http://localhost:9/x.png\" alt=\"\"></main>")'
+    plant search-gap   # the index without the sections of the page
+    edit "$P/search-gap/search-index.js" 'head, body = s.split("window.BOOK_INDEX =", 1)
+d = json.loads(body.strip().rstrip(";"))
+d["entries"] = [e for e in d["entries"] if d["pages"][e[0]][0] != page]
+s = head + "window.BOOK_INDEX = " + json.dumps(d) + ";\n"'
+    python3 book/html/check.py --widths 390 --pages "$page" "$P"/* >"$CHK/planted-html.log" 2>&1
+    expect() { # NAME CHECK: the planted copy NAME must fail CHECK
+        local line; line=$(grep -F "FAIL: [$1] " "$CHK/planted-html.log" | grep -F "$2" | head -n 1)
+        if [ -n "$line" ]; then
+            pass "the layout check fails on a planted $1 (\"${line#FAIL: }\")"
+        else
+            fail "the layout check does not fail on a planted $1 (expected a FAIL of \"$2\"); see $CHK/planted-html.log"
+        fi
+    }
+    expect sideways "no page scrolls sideways"
+    expect clipped-listing "no listing, table or chart is clipped"
+    expect clipped-by-page-edge "no listing, table or chart is clipped"
+    expect small-chart-text "every chart's smallest text is at least"
+    expect overlapping-line-numbers "no code line overlaps the one before it"
+    expect lost-indentation "every wrapped code line keeps its indentation"
+    expect no-sidebar "every page has the sidebar of contents"
+    expect no-pager "every page has previous and next links"
+    expect no-copy-button "every listing has a copy button"
+    expect network-load "no page logs an error or loads anything from the network"
+    expect search-gap "search finds every section"
+fi
+# --- end of the HTML planted-defects block ---
 
 finish

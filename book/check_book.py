@@ -1,18 +1,22 @@
 #!/usr/bin/env python3
 """book/check_book.py: check the text of the built book against the data it was built from.
 
-    check_book.py DATA.json BOOK.txt DOM.html
+    check_book.py DATA.json BOOK.txt DOM-DIR SITE-DIR [ONE-PAGE.html]
 
 DATA.json is what `scripts/results.py book-json` prints (book/check.sh runs it afresh), BOOK.txt
-the PDF's text (pdftotext), DOM.html the HTML as Chromium rendered it. Prints one PASS: or FAIL:
-line per assertion (book/check.sh counts them); exit status 1 if any failed, 2 on bad input.
-Every number is looked up in its own chapter's text, in both editions, formatted as the book
-formats it. Standard library only."""
+the PDF's text (pdftotext), DOM-DIR every page of the HTML edition as Chromium rendered it
+(book/html/check.py --dom), SITE-DIR the site itself (book/out/html), ONE-PAGE.html the one-page
+book.html. Prints one PASS: or FAIL: line per assertion (book/check.sh counts them); exit status 1
+if any failed, 2 on bad input. Every number is looked up in its own chapter's text, in both
+editions, formatted as the book formats it; every link of every page must reach its page and its
+id. Standard library only."""
 
 import html
 import json
+import os
 import re
 import sys
+import urllib.parse
 
 failed = 0
 
@@ -48,6 +52,53 @@ def pdf_chapters(text, chapters):
             e = next((i for i in stops if i > s), len(pages))
             out[nn] = " ".join(pages[s:e])
     return out
+
+
+def read_site(dom_dir):
+    """{page: rendered DOM} of the HTML edition, and its pages' main text joined in reading order
+    (the sidebar's), without the sidebar and the previous/next links: one document whose
+    chapters html_chapters can cut out as from a single page."""
+    pages = {f: open(os.path.join(dom_dir, f), encoding="utf-8", errors="replace").read()
+             for f in sorted(os.listdir(dom_dir)) if f.endswith(".html")}
+    toc = re.search(r'<ol class="toc">(.*?)</nav>', pages.get("index.html", ""), re.S)
+    order = []
+    for href in re.findall(r'href="([^"#]+\.html)"', toc.group(1) if toc else ""):
+        if href in pages and href not in order:
+            order.append(href)
+    order += [f for f in pages if f not in order]
+    mains = []
+    for f in order:
+        m = re.search(r'<main\b[^>]*>(.*)</main>', pages[f], re.S)
+        mains.append(re.sub(r'<nav class="pager\b.*?</nav>', "", m.group(1) if m else "", flags=re.S))
+    return pages, "\n".join(mains)
+
+
+def check_links(pages, site_dir, label):
+    """Every href and src of every page reaches a file of the site (a page, a chart, the style
+    sheet), and every #fragment an id of its page. External links (http, mailto) are not
+    followed; nothing may be loaded from outside (src)."""
+    ids = {f: set(re.findall(r'\sid="([^"]*)"', d)) for f, d in pages.items()}
+    broken, external, n = [], [], 0
+    for f, d in pages.items():
+        for attr, value in re.findall(r'\s(href|src)="([^"]*)"', d):
+            value = html.unescape(value)
+            if re.match(r"(https?:|mailto:|data:)", value) or value.startswith("//"):
+                if attr == "src" and not value.startswith("data:"):
+                    external.append(f"{f}: {value}")
+                continue
+            n += 1
+            path, _, frag = value.partition("#")
+            path = urllib.parse.unquote(path.split("?")[0])
+            target = path or f
+            if target in pages:
+                if frag and urllib.parse.unquote(frag) not in ids[target]:
+                    broken.append(f"{f}: {value} (no such id)")
+            elif not (site_dir and os.path.isfile(os.path.join(site_dir, target))):
+                broken.append(f"{f}: {value} (no such file)")
+    check(not broken, f"every link of the {label} reaches its page and id ({n} links)" +
+          (f"; broken: {broken[:10]}" if broken else ""))
+    check(not external, f"nothing in the {label} is loaded from the network" +
+          (f"; it loads {external[:5]}" if external else ""))
 
 
 def html_chapters(dom, chapters, raw=False):
@@ -97,15 +148,19 @@ def f1(x):
 
 
 def main(argv):
-    if len(argv) != 3:
+    if len(argv) not in (4, 5):
         print(__doc__, file=sys.stderr)
         return 2
     try:
         data = json.load(open(argv[0]))
         pdf = open(argv[1], encoding="utf-8", errors="replace").read()
-        dom = open(argv[2], encoding="utf-8", errors="replace").read()
+        pages, dom = read_site(argv[2])
+        one_page = open(argv[4], encoding="utf-8", errors="replace").read() if len(argv) == 5 else None
     except (OSError, ValueError) as e:
         print(f"error: {e}", file=sys.stderr)
+        return 2
+    if not pages:
+        print(f"error: no rendered pages in {argv[2]}", file=sys.stderr)
         return 2
     written = [c for c in data["chapters"] if c["status"] == "written"]
     texts = {"pdf": pdf_chapters(pdf, written), "html": html_chapters(dom, written),
@@ -183,10 +238,9 @@ def main(argv):
     check(len(rows) == 50, f"the guideline index maps all 50 recommendations ({len(rows)})")
     missing = [g["id"] for g in rows if g["id"] not in pdf]
     check(not missing, "every recommendation is in the PDF's appendix" + (f"; missing {missing}" if missing else ""))
-    hrefs = set(re.findall(r'href="#([^"]*)"', dom))
-    ids = set(re.findall(r' id="([^"]*)"', dom))
-    check(not hrefs - ids, f"every internal link of the HTML has its target ({len(hrefs)} targets)" +
-          (f"; broken: {sorted(hrefs - ids)}" if hrefs - ids else ""))
+    check_links(pages, argv[3], f"HTML edition's {len(pages)} pages")
+    if one_page is not None:
+        check_links({"book.html": one_page}, None, "one-page book.html")
     for s in data["stale"]:
         check(False, f"{s['file']}:{s['line']}: chapter {s['chapter']} {s['program']} ({s['kind']}) is stale")
     return 1 if failed else 0
