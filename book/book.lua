@@ -475,7 +475,11 @@ local function edition_blocks()
   for _, c in ipairs(DATA.chapters) do if c.status == 'written' then written = written + 1 end end
   for _, g in ipairs(DATA.guidelines.rows) do counts[g.status] = counts[g.status] + 1 end
   local dirty = select(2, sh('git diff --quiet HEAD -- chapters common book scripts 2>/dev/null')) ~= 0
-  return md_blocks(string.format('This copy was built from commit `%s`%s of %s. It has %d of the %d planned chapters; ' ..
+  -- Where the code lives: the clone's published address if it has one, else say it has none.
+  local origin = first_line('git remote get-url origin') or ''
+  local where = origin:match('^https?://[%w%-%._~/:]+$') and ('Its code lives at <' .. origin .. '>. ')
+    or 'Its code is the git repository it was built from (that clone records no published address). '
+  return md_blocks(where .. string.format('This copy was built from commit `%s`%s of %s. It has %d of the %d planned chapters; ' ..
     'of the guide\'s %d recommendations, %d are demonstrated by a written chapter, %d wait for a planned one, and %d ' ..
     'are taught without a timing pair ([Appendix A](#guideline-index) says which and why).',
     first_line('git rev-parse --short HEAD'), dirty and ' (with local changes)' or '', first_line('git log -1 --format=%cs'),
