@@ -15,7 +15,9 @@ import json
 import re
 import sys
 
-failed = 0
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+import check_book  # noqa: E402  (book/ is this script's folder)
+from check_book import check, squeeze  # noqa: E402  (one PASS/FAIL printer, one counter)
 
 # An overfull \hbox is a line that sticks out into the right margin. 1 pt (0.35 mm) is below
 # what a reader sees at the edge of a justified column; a character (5 pt or more) is not. TeX
@@ -24,16 +26,6 @@ HBOX_PT = 1.0
 # An overfull \vbox is a page whose content reaches below the bottom margin; code blocks broken
 # across pages overshoot by 1 to 3 pt, invisible in a 2.6 cm margin. Half a line (6 pt) is not.
 VBOX_PT = 6.0
-
-
-def check(ok, what):
-    global failed
-    print(("PASS: " if ok else "FAIL: ") + what)
-    failed += not ok
-
-
-def squeeze(s):
-    return re.sub(r"[\s\u00a0]+", "", s)
 
 
 def where_in_tex(tex, line):
@@ -80,7 +72,7 @@ def overfull(log_path, tex_path):
           f"{VBOX_PT:g} pt below it ({n} overfull box{'es' if n != 1 else ''} in {log_path}, "
           f"{sum(1 for k, pt, *_ in boxes if float(pt) > (HBOX_PT if k == 'h' else VBOX_PT))} "
           "above that)")
-    return 1 if failed else 0
+    return 1 if check_book.failed else 0
 
 
 SKIP = {"Code", "CodeBlock", "RawInline", "RawBlock", "Math"}  # where ^ is meant as it is
@@ -125,7 +117,7 @@ def carets(json_path):
         check(False, f"a literal ^ in the text under \"{where}\": \"{text}\" (an exponent the "
               "superscript filter of book/book.lua did not take)")
     check(not found, f"no literal ^ outside code and math in {json_path} ({len(found)} found)")
-    return 1 if failed else 0
+    return 1 if check_book.failed else 0
 
 
 def quotes(txt_path):
@@ -142,7 +134,7 @@ def quotes(txt_path):
               f"mark or closes with an opening one: \"{context}\"")
     check(not wrong, f"every quotation mark in the PDF's text faces the right way ({len(wrong)} "
           f"wrong, {text.count(chr(0x201c))} opening and {text.count(chr(0x201d))} closing marks)")
-    return 1 if failed else 0
+    return 1 if check_book.failed else 0
 
 
 ROOF_WORDS = re.compile(r"roof|peak", re.I)  # also inside squeezed text ("copyroof")
@@ -188,7 +180,7 @@ def captions(figures_path, txt_path):
             missing = [p for p in named if p not in drawn]
             check(not missing, f"{f['label']}: the programs its caption says are drawn ({', '.join(named)}) "
                   f"are in its chart's key" + (f"; not: {', '.join(missing)}" if missing else ""))
-    return 1 if failed else 0
+    return 1 if check_book.failed else 0
 
 
 def parts(data_path, txt_path):
@@ -211,7 +203,7 @@ def parts(data_path, txt_path):
             lost = [nn for nn in written if squeeze(f"{nn}. {status[nn]['title']}") not in later]
             check(not lost, f"Part {part['part']}'s written chapters follow its page"
                   + (f" (not: {', '.join(lost)})" if lost else ""))
-    return 1 if failed else 0
+    return 1 if check_book.failed else 0
 
 
 def main(argv):

@@ -33,8 +33,8 @@ import urllib.parse
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cdp  # noqa: E402
+from svgtext import MIN_TEXT_PX, svg_text_size  # noqa: E402
 
-MIN_TEXT_PX = 11
 failed = 0
 
 
@@ -45,19 +45,6 @@ def check(ok, what, details=()):
         for d in list(details)[:12]:
             print("    " + d)
         failed += 1
-
-
-def svg_text_size(path):
-    """(viewBox width, viewBox height, smallest font size) of an SVG file, or None."""
-    try:
-        svg = open(path, encoding="utf-8", errors="replace").read()
-    except OSError:
-        return None
-    vb = re.search(r'viewBox="\s*[-\d.]+[\s,]+[-\d.]+[\s,]+([\d.]+)[\s,]+([\d.]+)', svg)
-    sizes = [float(x) for x in re.findall(r'font-size(?:="|:\s*)([\d.]+)', svg)]
-    if not vb or not sizes:
-        return None
-    return float(vb.group(1)), float(vb.group(2)), min(sizes)
 
 
 def main(argv):

@@ -17,7 +17,7 @@ no writer for an HTML book of several pages, so this script makes one (standard 
 
 Every page has the sidebar (the contents, with the current page's sections, and a search box),
 and previous and next links. Charts are boxes that scroll sideways where the column is too narrow
-to show their smallest text at MIN_CHART_TEXT_PX or more. Code lines carry their indentation
+to show their smallest text at MIN_TEXT_PX or more. Code lines carry their indentation
 (--i, in characters) so that a wrapped line continues under its own first character."""
 
 import base64
@@ -28,8 +28,11 @@ import re
 import shutil
 import sys
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from svgtext import MIN_TEXT_PX, svg_text_size  # noqa: E402
+
 BOOK_TITLE = "CUDA Performance Guidelines, Measured"
-MIN_CHART_TEXT_PX = 11  # the smallest text of a chart as rendered; book/html/check.py checks it
 
 
 def die(msg):
@@ -166,19 +169,6 @@ def indent_lines(fragment):
 
 # --- Charts ------------------------------------------------------------------------------------
 
-def svg_metrics(path):
-    """(viewBox width, viewBox height, smallest font size) of an SVG file, or None."""
-    try:
-        svg = open(path, encoding="utf-8", errors="replace").read()
-    except OSError:
-        return None
-    vb = re.search(r'viewBox="\s*[-\d.]+[\s,]+[-\d.]+[\s,]+([\d.]+)[\s,]+([\d.]+)', svg)
-    sizes = [float(x) for x in re.findall(r'font-size(?:="|:\s*)([\d.]+)', svg)]
-    if not vb:
-        return None
-    return float(vb.group(1)), float(vb.group(2)), min(sizes) if sizes else 12.0
-
-
 class Images:
     """Copies each local image into OUT/html/charts once and says how to show it."""
 
@@ -202,7 +192,7 @@ class Images:
 
 def charts(fragment, images, inline=False):
     """Every <img> of a local file: copied into the site (or inlined as a data: URL), sized by its
-    viewBox, at least as wide as keeps its smallest text at MIN_CHART_TEXT_PX, in a box that
+    viewBox, at least as wide as keeps its smallest text at MIN_TEXT_PX, in a box that
     scrolls sideways when the column is narrower, linked to the chart alone at full size."""
     def one(m):
         tag = m.group(0)
@@ -212,11 +202,11 @@ def charts(fragment, images, inline=False):
         rel = images.local(src)
         attrs = re.sub(r'\s(src|style|width|height)="[^"]*"', "", tag[4:].rstrip("/> \n"))
         dims, style = "", ""
-        metrics = svg_metrics(src) if src.endswith(".svg") else None
+        metrics = svg_text_size(src) if src.endswith(".svg") else None
         if metrics:
             w, h, font = metrics
             dims = f' width="{w:g}" height="{h:g}"'
-            style = f' style="min-width:{-(-w * MIN_CHART_TEXT_PX // font):.0f}px"'
+            style = f' style="min-width:{-(-w * MIN_TEXT_PX // font):.0f}px"'
         if inline:
             data = base64.b64encode(open(src, "rb").read()).decode()
             mime = "image/svg+xml" if src.endswith(".svg") else "image/png"
