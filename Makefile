@@ -35,6 +35,9 @@ CFLAGS    ?= -O2 -std=c11 -Wall -Wextra -pedantic
 WERROR    ?=
 WARN      := $(if $(WERROR),-Werror all-warnings )-Xcompiler -Wall,-Wextra,-Wno-missing-field-initializers$(if $(WERROR),$(comma)-Werror)
 CWARN     := $(if $(WERROR),-Werror)
+# The host side (inputs, CPU references, checks) runs on every core through OpenMP; the
+# results do not depend on the number of threads (tests/unit/test_rng.c shows it).
+OPENMP    := -fopenmp
 BUILD     := build
 RESULTS_COMMIT ?= $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD -- chapters common 2>/dev/null || echo -dirty)
 export RESULTS_COMMIT
@@ -83,6 +86,9 @@ help:
 	@echo "  GPU        make compare: whose results are yours (default: this machine's GPU)"
 	@echo "  WERROR     1: warnings are errors (make test and CI set it)"
 	@echo "  CFLAGS     gcc's flags for the host C of common/"
+	@echo "  TEST_JOBS  programs make test and make sanitize run side by side (default: one per core)"
+	@echo "how long the loops took, as timed on the machines named (results/loops.csv):"
+	@python3 scripts/results.py loops | sed 's/^/  /'
 
 # --- Fail fast: what a target needs, checked before anything is built ---------------------------
 need_gpu  = nvidia-smi -L >/dev/null 2>&1 || { echo "error: make $@ needs a CUDA GPU, and nvidia-smi sees none on this machine" >&2; exit 3; }
@@ -102,7 +108,7 @@ need_chapters = $(if $(strip $(BAD_CHAPTERS)),{ echo "error: CHAPTERS: no chapte
 # `make ARCH=sm_80` after a default build recompiles everything, and a plain make after it again.
 ARCH_USE    := use native, 90, sm_80, '80 86 90' or sm_80,sm_90
 FLAGS_STAMP := $(BUILD)/flags.txt
-FLAGS_TEXT  := $(NVCC) $(GENCODE) $(NVCCFLAGS) $(WARN) | $(CC) $(CFLAGS) $(CWARN)
+FLAGS_TEXT  := $(NVCC) $(GENCODE) $(NVCCFLAGS) $(WARN) | $(CC) $(CFLAGS) $(CWARN) $(OPENMP)
 $(FLAGS_STAMP): FORCE
 	@$(if $(ARCH_BAD),echo "error: ARCH: '$(strip $(ARCH_BAD))' is not a GPU architecture; $(ARCH_USE)" >&2; exit 2)
 	@command -v '$(NVCC)' >/dev/null 2>&1 || { echo "error: nvcc not found: put the CUDA Toolkit's bin/ on PATH or set CUDA_HOME (make help)" >&2; exit 2; }
@@ -113,11 +119,11 @@ all: $(LIBCOMMON)
 
 $(BUILD)/common/%.o: common/%.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(CWARN) -MMD -MP -c $< -o $@
+	$(CC) $(CFLAGS) $(CWARN) $(OPENMP) -MMD -MP -c $< -o $@
 
 $(BUILD)/common/%.o: common/%.cu $(FLAGS_STAMP)
 	@mkdir -p $(@D)
-	$(NVCC) $(NVCCFLAGS) $(GENCODE) $(WARN) -MMD -MP -c $< -o $@
+	$(NVCC) $(NVCCFLAGS) $(GENCODE) $(WARN) -Xcompiler $(OPENMP) -MMD -MP -c $< -o $@
 
 $(LIBCOMMON): $(COMMON_OBJ)
 	@rm -f $@
@@ -147,10 +153,10 @@ $$(patsubst $(1)/%,$(BUILD)/$(notdir $(1))/%.o,$$($(1)_PROGRAMS)): $(BUILD)/$(no
 
 $(BUILD)/$(notdir $(1))/%.o: $(1)/%.cu $(wildcard $(1)/chapter.mk) $(FLAGS_STAMP)
 	@mkdir -p $$(@D)
-	$(NVCC) $(NVCCFLAGS) $(GENCODE) $(WARN) -MMD -MP -Icommon -I$(1) -DSOURCE_HASH='"$$($(1)_HASH)"' $$(NVCCFLAGS.$(notdir $(1)).$$*) -c $$< -o $$@
+	$(NVCC) $(NVCCFLAGS) $(GENCODE) $(WARN) -Xcompiler $(OPENMP) -MMD -MP -Icommon -I$(1) -DSOURCE_HASH='"$$($(1)_HASH)"' $$(NVCCFLAGS.$(notdir $(1)).$$*) -c $$< -o $$@
 
 $(1)/%: $(BUILD)/$(notdir $(1))/%.o $(BUILD)/$(notdir $(1))/problem.o $(LIBCOMMON)
-	$(NVCC) $(GENCODE) $$(filter %.o %.a,$$^) -o $$@ $$(LDLIBS.$(notdir $(1)).$$*) $(if $(CUDA_LIB),-Xlinker -rpath=$(CUDA_LIB))
+	$(NVCC) $(GENCODE) -Xcompiler $(OPENMP) $$(filter %.o %.a,$$^) -o $$@ $$(LDLIBS.$(notdir $(1)).$$*) $(if $(CUDA_LIB),-Xlinker -rpath=$(CUDA_LIB))
 
 all: $$($(1)_PROGRAMS)
 $(notdir $(1)): $$($(1)_PROGRAMS)
@@ -161,13 +167,16 @@ $(foreach d,$(CHAPTER_DIRS),$(eval $(call CHAPTER_RULES,$(d))))
 $(BUILD)/tests/planted-%: tests/planted/planted.cu $(LIBCOMMON) $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	@mkdir -p $(BUILD)/deps
-	$(NVCC) $(NVCCFLAGS) $(GENCODE) $(WARN) -MMD -MP -MF $(BUILD)/deps/$(@F).d -Icommon -DPLANT=$* $< $(LIBCOMMON) -o $@ $(if $(CUDA_LIB),-Xlinker -rpath=$(CUDA_LIB))
+	$(NVCC) $(NVCCFLAGS) $(GENCODE) $(WARN) -Xcompiler $(OPENMP) -MMD -MP -MF $(BUILD)/deps/$(@F).d -Icommon -DPLANT=$* $< $(LIBCOMMON) -o $@ $(if $(CUDA_LIB),-Xlinker -rpath=$(CUDA_LIB))
 
 -include $(wildcard $(BUILD)/*/*.d)
 
 # --- Run ----------------------------------------------------------------------------------------
+# Without a GPU there is nothing to time: say so before building (the folder's own target,
+# `make NN-slug`, builds without one).
 chapter-%:
 	@$(if $(call chapter_dir,$*),,echo "error: there is no chapter '$*'; chapters: $(foreach d,$(CHAPTER_DIRS),$(call chapter_nn,$d))" >&2; exit 2)
+	@nvidia-smi -L >/dev/null 2>&1 || { echo "error: make $@ needs a CUDA GPU, and nvidia-smi sees none on this machine (make $(notdir $(call chapter_dir,$*)) only builds it)" >&2; exit 3; }
 	+@$(MAKE) --no-print-directory $(notdir $(call chapter_dir,$*))
 	@scripts/run-chapter.sh $(call chapter_dir,$*) $(ARGS)
 

@@ -64,12 +64,23 @@ static uint32_t bits_of(float f)
     return u;
 }
 
-void check_f32(const float *got, const float *ref32, const double *ref64, size_t n,
-               const struct tolerance *t, const double *bound, struct check_report *r)
+/* The comparison runs on all cores (OpenMP) in fixed chunks of CHECK_CHUNK elements, each
+ * into its own partial report; the partials are merged in chunk order. The chunks do not
+ * depend on the number of threads, so neither does any bit of the report (the L2 sums are
+ * added in the same order every time). */
+#define CHECK_CHUNK ((size_t)1 << 16)
+
+struct partial {
+    struct check_report r;
+    double err2, ref2, worst_err;
+};
+
+static void check_f32_range(const float *got, const float *ref32, const double *ref64,
+                            size_t lo, size_t hi, const struct tolerance *t,
+                            const double *bound, struct partial *c)
 {
-    report_init(r, t->mode, n);
-    double err2 = 0, ref2 = 0, worst_err = -1;
-    for (size_t i = 0; i < n; i++) {
+    struct check_report *r = &c->r;
+    for (size_t i = lo; i < hi; i++) {
         double g = got[i];
         double ref = ref64 ? ref64[i] : (double)ref32[i];
         int ok;
@@ -81,8 +92,8 @@ void check_f32(const float *got, const float *ref32, const double *ref64, size_t
                 err = INFINITY;
         } else {
             err = fabs(g - ref);
-            err2 += err * err;
-            ref2 += ref * ref;
+            c->err2 += err * err;
+            c->ref2 += ref * ref;
             double ulps = ulp_distance_f32(got[i], ref);
             if (ulps > r->max_ulp)
                 r->max_ulp = ulps;
@@ -98,14 +109,64 @@ void check_f32(const float *got, const float *ref32, const double *ref64, size_t
         }
         if (err > r->max_abs || (isinf(err) && !isinf(r->max_abs)))
             r->max_abs = err;
-        if (err > worst_err) {
-            worst_err = err;
+        if (err > c->worst_err) {
+            c->worst_err = err;
             r->worst = i;
         }
         if (!ok)
             note_failure(r, i, g, ref);
     }
-    r->rel_l2 = ref2 > 0 ? sqrt(err2) / sqrt(ref2) : sqrt(err2);
+}
+
+/* Fold chunk c (the next in index order) into the whole report. */
+static void merge_partial(struct partial *all, const struct partial *c)
+{
+    struct check_report *r = &all->r;
+    const struct check_report *p = &c->r;
+    for (int k = 0; k < p->nfirst && r->nfirst < CHECK_FIRST; k++) {
+        r->first_index[r->nfirst] = p->first_index[k];
+        r->first_got[r->nfirst] = p->first_got[k];
+        r->first_ref[r->nfirst] = p->first_ref[k];
+        r->nfirst++;
+    }
+    r->bad += p->bad;
+    if (p->max_abs > r->max_abs || (isinf(p->max_abs) && !isinf(r->max_abs)))
+        r->max_abs = p->max_abs;
+    if (p->max_ulp > r->max_ulp)
+        r->max_ulp = p->max_ulp;
+    if (c->worst_err > all->worst_err) {
+        all->worst_err = c->worst_err;
+        r->worst = p->worst;
+    }
+    all->err2 += c->err2;
+    all->ref2 += c->ref2;
+}
+
+void check_f32(const float *got, const float *ref32, const double *ref64, size_t n,
+               const struct tolerance *t, const double *bound, struct check_report *r)
+{
+    size_t chunks = (n + CHECK_CHUNK - 1) / CHECK_CHUNK;
+    struct partial *part = (struct partial *)calloc(chunks ? chunks : 1, sizeof *part);
+    if (!part) {
+        fprintf(stderr, "error: out of host memory for the check\n");
+        exit(1);
+    }
+#pragma omp parallel for schedule(dynamic)
+    for (size_t k = 0; k < chunks; k++) {
+        size_t lo = k * CHECK_CHUNK, hi = lo + CHECK_CHUNK < n ? lo + CHECK_CHUNK : n;
+        report_init(&part[k].r, t->mode, hi - lo);
+        part[k].worst_err = -1;
+        check_f32_range(got, ref32, ref64, lo, hi, t, bound, &part[k]);
+    }
+    struct partial all;
+    memset(&all, 0, sizeof all);
+    report_init(&all.r, t->mode, n);
+    all.worst_err = -1;
+    for (size_t k = 0; k < chunks; k++)
+        merge_partial(&all, &part[k]);
+    free(part);
+    *r = all.r;
+    r->rel_l2 = all.ref2 > 0 ? sqrt(all.err2) / sqrt(all.ref2) : sqrt(all.err2);
     r->passed = r->bad == 0 && n > 0;
     if (t->mode == CHECK_REL_L2 && !(r->rel_l2 <= t->rel_l2))
         r->passed = 0;
@@ -129,7 +190,24 @@ void check_bytes(const void *got, const void *ref, size_t n, size_t elem_size,
 {
     report_init(r, CHECK_EXACT, n);
     const unsigned char *g = got, *e = ref;
+    /* Whole chunks are compared on all cores; only a chunk that differs is walked element
+     * by element (in order, so the report is the same whatever the number of threads). */
+    size_t chunks = (n + CHECK_CHUNK - 1) / CHECK_CHUNK;
+    unsigned char *differs = (unsigned char *)calloc(chunks ? chunks : 1, 1);
+    if (!differs) {
+        fprintf(stderr, "error: out of host memory for the check\n");
+        exit(1);
+    }
+#pragma omp parallel for schedule(dynamic)
+    for (size_t k = 0; k < chunks; k++) {
+        size_t lo = k * CHECK_CHUNK, hi = lo + CHECK_CHUNK < n ? lo + CHECK_CHUNK : n;
+        differs[k] = memcmp(g + lo * elem_size, e + lo * elem_size, (hi - lo) * elem_size) != 0;
+    }
     for (size_t i = 0; i < n; i++) {
+        if (!differs[i / CHECK_CHUNK]) {
+            i = (i / CHECK_CHUNK + 1) * CHECK_CHUNK - 1; /* the chunk is equal: skip it */
+            continue;
+        }
         if (memcmp(g + i * elem_size, e + i * elem_size, elem_size) != 0) {
             if (r->bad == 0)
                 r->worst = i;
@@ -137,6 +215,7 @@ void check_bytes(const void *got, const void *ref, size_t n, size_t elem_size,
                          as_integer(e + i * elem_size, elem_size));
         }
     }
+    free(differs);
     r->max_abs = r->bad ? 1 : 0;
     r->passed = r->bad == 0 && n > 0;
 }
@@ -165,6 +244,7 @@ double check_pooled_f32(const float *got, size_t n, int width, const int32_t *pi
         fprintf(stderr, "error: out of host memory for the check's %zu references\n", m);
         exit(1);
     }
+#pragma omp parallel for schedule(static)
     for (size_t i = 0; i < m; i++) {
         size_t at = (size_t)pick[i / (size_t)width] * (size_t)width + i % (size_t)width;
         ref[i] = pref[at];

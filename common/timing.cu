@@ -7,7 +7,7 @@
 
 enum { MAX_SAMPLES = 1000, WARMUP_MIN_RUNS = 3 };
 
-static double now_s(void)
+double host_now_s(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -18,11 +18,11 @@ static double now_s(void)
  * behind us: at least 3 runs and 50 ms. */
 static void warm_up(const struct variant *v, void *data, cudaStream_t s)
 {
-    double t0 = now_s();
+    double t0 = host_now_s();
     for (int i = 0; i < 200; i++) {
         v->run(data, s);
         CUDA_CHECK(cudaStreamSynchronize(s));
-        if (i + 1 >= WARMUP_MIN_RUNS && now_s() - t0 > 0.05)
+        if (i + 1 >= WARMUP_MIN_RUNS && host_now_s() - t0 > 0.05)
             break;
     }
 }
@@ -131,10 +131,10 @@ static void time_region(const struct variant *v, void *data, cudaStream_t s,
         if (!o->warm_l2)
             l2_flush(fl, s);
         CUDA_CHECK(cudaDeviceSynchronize());
-        double t0 = now_s();
+        double t0 = host_now_s();
         v->run(data, s);
         CUDA_CHECK(cudaDeviceSynchronize());
-        double t = now_s() - t0;
+        double t = host_now_s() - t0;
         us[*n] = t * 1e6;
         total += t;
         ++*n;

@@ -23,6 +23,9 @@ struct timing_result {
  * and event resolution would otherwise dominate a single sample. */
 #define SHORT_WORK_US 20.0
 
+/* The host's monotonic clock, in seconds. */
+double host_now_s(void);
+
 void time_variant(enum timing mode, const struct variant *v, void *data, cudaStream_t s,
                   const struct l2_flusher *fl, const struct timing_opts *o,
                   struct timing_result *r);

@@ -20,6 +20,9 @@
                                         reference GPU's (scripts/guide/compare.py)
     results.py run-times                chapter number and milliseconds per program run on the
                                         reference GPUs (make results' estimate of the time left)
+    results.py loops                    how long each loop took (results/loops.csv), for make help
+    results.py record-loop LOOP SECONDS MACHINE COMMIT
+                                        record one loop's time (scripts/time-loop.sh calls it)
     results.py compare [--gpu NAME]     `make compare`: every chapter, this GPU (nvidia-smi's,
                                         or NAME: a GPU name or a unique part of a results
                                         file's name) next to each reference GPU
@@ -36,6 +39,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from guide import compare                                           # noqa: E402
 from guide import evidence as ev                                    # noqa: E402
+from guide import loops                                             # noqa: E402
 from guide import render                                            # noqa: E402
 from guide.book import book_json                                    # noqa: E402
 from guide.model import (COLUMNS, ROOT, Data, ResultsError, gpu_slug, read_results,  # noqa: E402
@@ -290,10 +294,31 @@ def cmd_compare(args, results_dir):
     return 0
 
 
+def cmd_loops(args, results_dir):
+    if args:
+        raise Usage("loops takes only --results-dir DIR")
+    print("\n".join(loops.lines(results_dir)) or "no loop has been timed yet")
+    return 0
+
+
+def cmd_record_loop(args, results_dir):
+    if len(args) != 4:
+        raise Usage("record-loop needs LOOP SECONDS MACHINE COMMIT")
+    loop, seconds, machine, commit = args
+    if loop not in loops.LOOPS:
+        raise Usage(f"LOOP: one of {', '.join(repr(k) for k in loops.LOOPS)}")
+    try:
+        seconds = float(seconds)
+    except ValueError:
+        raise Usage(f"SECONDS: '{seconds}' is not a number")
+    print(f"wrote {rel(loops.record(loop, machine, seconds, commit, results_dir))}")
+    return 0
+
+
 COMMANDS = {"columns": cmd_columns, "table": cmd_table, "merge": cmd_merge, "merge-evidence": cmd_merge_evidence, "stale": cmd_stale,
             "claims": cmd_claims, "readme": cmd_readme, "book-json": cmd_book_json,
             "compare-chapter": cmd_compare_chapter, "compare": cmd_compare,
-            "run-times": cmd_run_times}
+            "run-times": cmd_run_times, "loops": cmd_loops, "record-loop": cmd_record_loop}
 
 
 def main(argv):

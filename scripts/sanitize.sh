@@ -1,24 +1,26 @@
 #!/usr/bin/env bash
 # make sanitize: compute-sanitizer's four tools over every program of every
-# chapter at its small size. Any error fails.
+# chapter at its small size, side by side (TEST_JOBS at a time). Any error fails.
 set -u
 here=$(dirname "$0")
 . "$here/variants.sh"
 command -v compute-sanitizer >/dev/null || { echo "error: compute-sanitizer is not on PATH" >&2; exit 2; }
 nvidia-smi -L >/dev/null 2>&1 || { echo "error: make sanitize needs a CUDA GPU" >&2; exit 3; }
 pass=0 fail=0
+sanitize_one() { # "TOOL PROG"
+    local tool=${1%% *} prog=${1#* }
+    if compute-sanitizer --tool "$tool" --error-exitcode 99 "$prog" --check-only --size small >"$log" 2>&1; then
+        echo "PASS: $tool $prog"
+    else
+        echo "FAIL: $tool $prog"; tail -n 20 "$log"
+    fi
+}
+runs=()
 for d in "$@"; do
     for prog in $(chapter_programs "$d"); do
-        for tool in memcheck racecheck initcheck synccheck; do
-            log=$(mktemp)
-            if compute-sanitizer --tool "$tool" --error-exitcode 99 "$prog" --check-only --size small >"$log" 2>&1; then
-                echo "PASS: $tool $prog"; pass=$((pass + 1))
-            else
-                echo "FAIL: $tool $prog"; tail -n 20 "$log"; fail=$((fail + 1))
-            fi
-            rm -f "$log"
-        done
+        for tool in memcheck racecheck initcheck synccheck; do runs+=("$tool $prog"); done
     done
 done
+run_each sanitize_one "${runs[@]}"
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

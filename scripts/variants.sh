@@ -32,3 +32,32 @@ gpu_identity() {
     nvidia-smi -i "${id%%,*}" --query-gpu=name,compute_cap --format=csv,noheader 2>/dev/null | head -n 1 |
         sed 's/, */\t/'
 }
+
+# run_each FUNC ITEM...: `FUNC ITEM` for every item, side by side: TEST_JOBS at a time (default:
+# one per core; each is a short process, and at the test sizes one leaves the GPU and the other
+# cores idle). Each runs in a subshell with its own $log; its output is printed whole, in the
+# items' order, as soon as it and every item before it are done, and its PASS:/FAIL: lines are
+# added to the caller's `pass` and `fail`.
+run_each() {
+    local fn=$1 out i=0 next=0 n=$(($# - 1)) p f most=${TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
+    shift
+    case $most in '' | *[!0-9]* | 0) echo "error: TEST_JOBS='$most' is not a positive number" >&2; return 2 ;; esac
+    out=$(mktemp -d)
+    flush() {
+        while [ $next -lt $n ] && [ -e "$out/$next.done" ]; do
+            cat "$out/$next"
+            p=$(grep -c '^PASS' "$out/$next") f=$(grep -c '^FAIL' "$out/$next")
+            pass=$((pass + p)) fail=$((fail + f))
+            next=$((next + 1))
+        done
+    }
+    for item in "$@"; do
+        while [ "$(jobs -rp | wc -l)" -ge "$most" ]; do wait -n; flush; done
+        (log="$out/$i.log"; "$fn" "$item" >"$out/$i" 2>&1; touch "$out/$i.done") &
+        i=$((i + 1))
+        flush
+    done
+    wait
+    flush
+    rm -rf "$out"
+}

@@ -49,7 +49,7 @@ t0=$(now); make --no-print-directory results CHAPTERS="20 2x" >"$log" 2>&1; rc=$
 mkdir -p "$tmp/no-gpu"
 printf '#!/bin/sh\necho "NVIDIA-SMI has failed" >&2\nexit 9\n' >"$tmp/no-gpu/nvidia-smi"
 chmod +x "$tmp/no-gpu/nvidia-smi"
-for goal in results evidence sanitize profile-20; do
+for goal in results evidence sanitize profile-20 chapter-20; do
     t0=$(now); PATH="$tmp/no-gpu:$PATH" make --no-print-directory "$goal" >"$log" 2>&1; rc=$?
     if [ $rc -ne 0 ] && grep -q "^error: make $goal needs a CUDA GPU" "$log" && fast "$t0" \
         && ! grep -qE '(nvcc|gcc) .* -c ' "$log"; then
@@ -119,9 +119,9 @@ refused() {
         ok "$prog $* refused before the GPU (exit 2)"
     else bad "$prog $*: exit $rc"; head -n 3 "$log" "$log.err"; fi
 }
-for prog in "${programs[@]}"; do
-    [ -x "$prog" ] || { bad "$prog was not built"; continue; }
-    name=${prog#chapters/}
+cli_checks() { # PROG: its command line, its --help and --describe, its no-GPU message
+    local prog=$1 name=${1#chapters/} knobs options k rule lo step v o rc
+    [ -x "$prog" ] || { bad "$prog was not built"; return; }
     "$prog" --help >"$log" 2>&1 && grep -q '^usage:' "$log" && ok "$prog --help" || { bad "$prog --help"; head -n 3 "$log"; }
     "$prog" --describe >"$log" 2>&1 && grep -q '^small_size=' "$log" && ok "$prog --describe" || bad "$prog --describe"
     knobs=$(sed -n 's/^knob=//p' "$log")
@@ -160,8 +160,9 @@ for prog in "${programs[@]}"; do
     [ $rc -eq 3 ] && grep -q "^$name: error: no CUDA GPU" "$log" && ! grep -qi 'insufficient' "$log" \
         && [ "$(wc -l <"$log")" -eq 1 ] && ok "$prog without a GPU says so in one line (exit 3)" \
         || { bad "$prog without a GPU: exit $rc"; head -n 5 "$log"; }
-done
-rm -f "$log.err"
+    rm -f "$log.err"
+}
+run_each cli_checks "${programs[@]}"
 
 echo "== results and READMEs"
 # CI (CI=true) fails on a stale row. A person who changed a chapter for an exercise gets a
@@ -241,8 +242,9 @@ else
         if [ -z "${CHAPTERS:-}" ] || [[ " $CHAPTERS " == *" $nn "* ]]; then gpu_programs+=("$prog"); fi
     done
     [ -z "${CHAPTERS:-}" ] || echo "(chapters $CHAPTERS only)"
-    for prog in "${gpu_programs[@]}"; do
-        [ -x "$prog" ] || continue
+    gpu_checks() { # PROG: every size, seed, sweep and knob value; planted faults; sanitizers
+        local prog=$1 size seed o rc fit tool
+        [ -x "$prog" ] || return 0
         for size in small odd; do
             for seed in 1 2; do
                 "$prog" --check-only --size $size --seed $seed >"$log" 2>&1; rc=$?
@@ -276,12 +278,15 @@ else
                 ok "$prog: with 1 GiB free it names --size $fit, which fits and runs (one more does not)"
             else bad "$prog with 1 GiB free: exit $rc, suggested '${fit}'"; tail -n 3 "$log"; fi
         fi
-        [ -n "$sanitizer" ] || continue
-        for tool in racecheck synccheck; do
+        [ -n "$sanitizer" ] || return 0
+        # All four tools at the small size, an odd one for every chapter (no multiple of 32
+        # or of the block size), so every tail and boundary path runs under them.
+        for tool in memcheck racecheck initcheck synccheck; do
             sanitize $tool "$prog" --check-only --size small && ok "$tool $prog" \
-                || { bad "$tool $prog"; grep -E 'Race|Barrier|ERROR|error' "$log" | head -n 10; }
+                || { bad "$tool $prog"; grep -E 'Race|Barrier|Uninitialized|Invalid|ERROR|error' "$log" | head -n 10; }
         done
-    done
+    }
+    run_each gpu_checks "${gpu_programs[@]}"
 fi
 
 echo "$warned warning(s), $skip skipped"

@@ -10,7 +10,7 @@ for src in tests/unit/test_*.c; do
     name=$(basename "$src" .c)
     bin=build/tests/$name
     mod=common/${name#test_}.c
-    if ! gcc -std=c11 -O1 -g -Wall -Wextra -Wno-missing-field-initializers -Werror -pedantic -D_DEFAULT_SOURCE "$src" "$mod" -lm -o "$bin"; then
+    if ! gcc -std=c11 -O1 -g -Wall -Wextra -Wno-missing-field-initializers -Werror -pedantic -D_DEFAULT_SOURCE -fopenmp "$src" "$mod" -lm -o "$bin"; then
         echo "FAIL: $name does not compile"; fail=$((fail + 1)); continue
     fi
     out=$("$bin"); rc=$?

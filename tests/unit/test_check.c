@@ -4,6 +4,8 @@
 #include "unit.h"
 
 #include <math.h>
+#include <omp.h>
+#include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -28,6 +30,67 @@ static float poisoned(void)
     float f;
     memcpy(&f, &u, sizeof f);
     return f;
+}
+
+/* The same report, field by field. */
+static int same_report(const struct check_report *a, const struct check_report *b)
+{
+    if (a->mode != b->mode || a->n != b->n || a->bad != b->bad || a->worst != b->worst ||
+        a->nfirst != b->nfirst || a->passed != b->passed ||
+        memcmp(&a->max_abs, &b->max_abs, sizeof a->max_abs) != 0 ||
+        memcmp(&a->max_ulp, &b->max_ulp, sizeof a->max_ulp) != 0 ||
+        memcmp(&a->rel_l2, &b->rel_l2, sizeof a->rel_l2) != 0)
+        return 0;
+    for (int k = 0; k < a->nfirst; k++)
+        if (a->first_index[k] != b->first_index[k] ||
+            memcmp(&a->first_got[k], &b->first_got[k], sizeof(double)) != 0)
+            return 0;
+    return 1;
+}
+
+/* A check spread over threads in chunks: one thread and seven give the same report, bit for
+ * bit, with failures planted in several chunks (the first, the worst, a NaN, the last). */
+static void test_threads(void)
+{
+    const size_t n = 1000003;
+    float *g = malloc(n * sizeof *g), *e = malloc(n * sizeof *e);
+    double *b = malloc(n * sizeof *b);
+    for (size_t i = 0; i < n; i++) {
+        e[i] = (float)((double)(i % 9973) * 0.001 - 3.0);
+        g[i] = nextafterf(e[i], 10.0f); /* one ulp off everywhere: the L2 sum is not zero */
+        b[i] = 1e-3;
+    }
+    g[70000] += 0.5f;
+    g[300001] = NAN;
+    g[650000] += 2.0f;
+    g[n - 1] += 0.25f;
+    struct tolerance tols[] = {{CHECK_ULP, 2, 0, 0, 0}, {CHECK_ABS_REL, 0, 1e-6, 1e-5, 0},
+                               {CHECK_REL_L2, 0, 0, 0, 1e-3}, {CHECK_BOUND, 0, 0, 0, 0}};
+    for (int k = 0; k < 4; k++) {
+        struct check_report one, many;
+        omp_set_num_threads(1);
+        check_f32(g, e, NULL, n, &tols[k], b, &one);
+        omp_set_num_threads(7);
+        check_f32(g, e, NULL, n, &tols[k], b, &many);
+        EXPECT(same_report(&one, &many));
+        EXPECT(!one.passed);
+        if (tols[k].mode != CHECK_REL_L2)
+            EXPECT(one.bad == 4 && one.first_index[0] == 70000 && one.first_index[3] == n - 1);
+        EXPECT(one.worst == 300001); /* the NaN's error is infinite */
+    }
+    /* Integers: a difference in the last chunk alone, found with one thread and with many. */
+    int32_t *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
+    for (size_t i = 0; i < n; i++)
+        x[i] = y[i] = (int32_t)(i * 2654435761u);
+    y[n - 2] ^= 1;
+    struct check_report one, many;
+    omp_set_num_threads(1);
+    check_bytes(x, y, n, sizeof *x, &one);
+    omp_set_num_threads(7);
+    check_bytes(x, y, n, sizeof *x, &many);
+    EXPECT(same_report(&one, &many));
+    EXPECT(one.bad == 1 && one.first_index[0] == n - 2 && one.worst == n - 2);
+    free(g); free(e); free(b); free(x); free(y);
 }
 
 int main(void)
@@ -164,5 +227,6 @@ int main(void)
         w = check_pooled_f32(pg, 3, 2, pick, pref, pbound, &r);
         EXPECT(!r.passed && w != w);
     }
+    test_threads();
     return UNIT_REPORT();
 }
