@@ -21,6 +21,8 @@ if [ "$(header_of "$tmp/planted.c")" != "$want" ]; then echo "PASS: a column ren
 else echo "FAIL: a column renamed in C alone went unnoticed"; fail=1; fi
 
 python3 tests/results/test_model.py || fail=1
+# Issue 19's corrupted inputs in a copy of the real tree: one line each, exit 1, nothing written.
+python3 tests/results/baddata_test.py || fail=1
 # Your GPU beside the reference GPUs: make chapter-NN's block, make compare, the runtime block.
 python3 tests/results/compare_test.py || fail=1
 # make results without a GPU: a program refused for size is skipped; progress on a terminal.
