@@ -122,6 +122,15 @@ def main():
         expect(t, "the committed results pass", ["stale"], "0 problem(s)", rc=0, one_line=False)
         xff = lambda text: text.encode() + b"\xff"                       # noqa: E731
 
+        # An exercise that adds a knob: its rows are stale, a warning for a person, not a fault.
+        problem, results = t.read("chapters/01-find-the-limiter/problem.cu"), t.read(H200)
+        t.write("chapters/01-find-the-limiter/problem.cu", problem + b"// an exercise\n")
+        t.write(H200, set_field(results.decode(), 2, "knobs", "fast-exp=0;new-knob=1"))
+        expect(t, "an exercise adds a knob: a warning, exit 0", ["stale", "--warn"],
+               "WARN: chapter 01", rc=0, one_line=False)
+        t.write("chapters/01-find-the-limiter/problem.cu", problem)
+        t.write(H200, results)
+
         # A byte that is not UTF-8: results, sweeps, evidence, evidence.toml.
         for rel in (H200, SWEEPS, EVIDENCE):
             n = len(t.read(rel).decode().split("\n"))
