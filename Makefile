@@ -172,6 +172,10 @@ $(BUILD)/tests/planted-%: tests/planted/planted.cu $(LIBCOMMON) $(FLAGS_STAMP)
 -include $(wildcard $(BUILD)/*/*.d)
 
 # --- Run ----------------------------------------------------------------------------------------
+# `make chapter-` names no chapter; without this rule make tries chapter-.o by a built-in rule.
+chapter- profile-:
+	@echo "error: there is no chapter ''; chapters: $(foreach d,$(CHAPTER_DIRS),$(call chapter_nn,$d))" >&2; exit 2
+
 # Without a GPU there is nothing to time: say so before building (the folder's own target,
 # `make NN-slug`, builds without one).
 chapter-%:
@@ -212,8 +216,10 @@ sanitize:
 
 # GPU: whose results are "yours" (a GPU name or a unique part of a results file's name);
 # empty: the GPU nvidia-smi names.
+# The name goes through the environment, never through the shell's quoting: GPU="it's" is a name.
+compare: export GUIDE_GPU = $(GPU)
 compare:
-	@python3 scripts/results.py compare $(if $(GPU),--gpu '$(GPU)')
+	@python3 scripts/results.py compare $${GUIDE_GPU:+--gpu "$$GUIDE_GPU"}
 
 readme:
 	@python3 scripts/results.py readme $(CHAPTER_DIRS)

@@ -8,9 +8,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Plain digits only: strtol alone would also take " 100" and "+100" (yet refuse "100 "). */
+static int plain_digits(const char *text)
+{
+    return *text >= '0' && *text <= '9';
+}
+
 static int parse_long(const char *text, long *out)
 {
     char *end;
+    if (!plain_digits(text[0] == '-' ? text + 1 : text))
+        return -1;
     errno = 0;
     long v = strtol(text, &end, 10);
     if (errno || end == text || *end != '\0')
@@ -26,6 +34,8 @@ int cli_parse_size(const char *text, const struct cli_spec *s, long *out)
     if (strcmp(text, "odd") == 0) { *out = s->odd_size; return 0; }
 
     char *end;
+    if (!plain_digits(text))
+        return -1;
     errno = 0;
     long long v = strtoll(text, &end, 10);
     if (errno || end == text || v < 0)
@@ -115,6 +125,20 @@ static const char *value_of(int argc, char **argv, int *i, char *err, size_t err
     return argv[++*i];
 }
 
+/* Each option at most once: a repeated one is refused rather than the last one winning
+ * silently (`--size 100 --size 200`). bit: the option's place in `seen`. */
+static int once(unsigned *seen, int bit, const char *a, char *err, size_t errlen)
+{
+    if (*seen & (1u << bit)) {
+        snprintf(err, errlen, "option %s is given twice", a);
+        return -1;
+    }
+    *seen |= 1u << bit;
+    return 0;
+}
+
+enum { SEEN_CHECK_ONLY, SEEN_WARM_L2, SEEN_SIZE, SEEN_SEED, SEEN_SAMPLES, SEEN_APPEND, SEEN_KNOB };
+
 enum cli_status cli_parse(int argc, char **argv, const struct cli_spec *s,
                           struct options *o, char *err, size_t errlen)
 {
@@ -132,6 +156,7 @@ enum cli_status cli_parse(int argc, char **argv, const struct cli_spec *s,
         }
     }
 
+    unsigned seen = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v;
@@ -139,6 +164,17 @@ enum cli_status cli_parse(int argc, char **argv, const struct cli_spec *s,
             return CLI_HELP;
         if (strcmp(a, "--describe") == 0)
             return CLI_DESCRIBE;
+        int bit = strcmp(a, "--check-only") == 0 ? SEEN_CHECK_ONLY
+                : strcmp(a, "--warm-l2") == 0    ? SEEN_WARM_L2
+                : strcmp(a, "--size") == 0       ? SEEN_SIZE
+                : strcmp(a, "--seed") == 0       ? SEEN_SEED
+                : strcmp(a, "--samples") == 0    ? SEEN_SAMPLES
+                : strcmp(a, "--append") == 0     ? SEEN_APPEND : -1;
+        for (int k = 0; k < s->nknobs && bit < 0; k++)
+            if (strncmp(a, "--", 2) == 0 && strcmp(a + 2, s->knobs[k].name) == 0)
+                bit = SEEN_KNOB + k;
+        if (bit >= 0 && once(&seen, bit, a, err, errlen) != 0)
+            return CLI_ERROR;
         if (strcmp(a, "--check-only") == 0) { o->check_only = 1; continue; }
         if (strcmp(a, "--warm-l2") == 0) { o->warm_l2 = 1; continue; }
         if (strcmp(a, "--size") == 0) {

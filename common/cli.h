@@ -57,7 +57,8 @@ struct options {
 /* CLI_DESCRIBE: print the problem's facts as key=value lines for scripts. */
 enum cli_status { CLI_OK = 0, CLI_HELP = 1, CLI_DESCRIBE = 2, CLI_ERROR = -1 };
 
-/* Parse argv into o. On CLI_ERROR, err holds one sentence for the user. */
+/* Parse argv into o. Each option at most once; numbers are plain digits (no sign, no
+ * space). On CLI_ERROR, err holds one sentence for the user. */
 enum cli_status cli_parse(int argc, char **argv, const struct cli_spec *s,
                           struct options *o, char *err, size_t errlen);
 

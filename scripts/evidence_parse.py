@@ -33,7 +33,8 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from guide.evidence import COLUMNS as HEADER  # noqa: E402  (the one column list)
-from guide.evidence import ROOFLINE_DRAM_METRICS, ROOFLINE_FLOP_METRICS  # noqa: E402
+from guide.evidence import ROOFLINE_DRAM_METRICS, ROOFLINE_FLOP_METRICS, read_record  # noqa: E402
+from guide.model import ResultsError  # noqa: E402
 DURATION = "gpu__time_duration.sum"
 
 
@@ -275,25 +276,13 @@ def host_rows(ctx, text):
 
 
 def record_settings(chapter_dir):
-    """[record] of the chapter's evidence.toml: size (or None), sass patterns, options."""
-    import tomllib
-    path = os.path.join(chapter_dir, "evidence.toml")
-    if not os.path.exists(path):
-        return None, [], []
+    """[record] of the chapter's evidence.toml: size (or None), sass patterns, options. The
+    results model validates it (one owner of evidence.toml)."""
     try:
-        with open(path, "rb") as f:
-            rec = tomllib.load(f).get("record", {})
-    except tomllib.TOMLDecodeError as e:
-        raise EvidenceError(f"{path}: {e}")
-    size, sass, options = rec.get("size"), rec.get("sass", []), rec.get("options", [])
-    if size is not None and (not isinstance(size, int) or size <= 0):
-        raise EvidenceError(f"{path}: [record] size must be a positive integer")
-    for name, lst in (("sass", sass), ("options", options)):
-        if not isinstance(lst, list) or not all(isinstance(x, str) and x.strip() for x in lst):
-            raise EvidenceError(f"{path}: [record] {name} must be a list of strings")
-    if not all(re.fullmatch(r"[A-Z][A-Z0-9_.]*", p) for p in sass):
-        raise EvidenceError(f"{path}: [record] sass holds a pattern that is not an opcode")
-    return size, sass, options
+        rec = read_record(chapter_dir)
+    except ResultsError as e:
+        raise EvidenceError(str(e))
+    return (rec["size"], rec["sass"], rec["options"]) if rec else (None, [], [])
 
 
 def main(argv):

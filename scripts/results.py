@@ -43,7 +43,7 @@ from guide import loops                                             # noqa: E402
 from guide import render                                            # noqa: E402
 from guide.book import book_json                                    # noqa: E402
 from guide.model import (COLUMNS, ROOT, Data, ResultsError, gpu_slug, read_results,  # noqa: E402
-                         read_toc, rel, source_hash, write_rows)
+                         read_text, read_toc, rel, source_hash, write_rows)
 
 
 class Usage(Exception):
@@ -116,6 +116,8 @@ def cmd_merge_evidence(args, results_dir):
         raise Usage("--chapters: chapter numbers separated by commas")
     chapters = {c.number: c for c in read_toc() if c.dir}
     new = ev.read_evidence(rest[0], chapters, named=False)
+    ev.check_metrics(new, chapters, {n: ev.read_spec(chapters[n]) for n in numbers
+                                     if n in chapters})
     for r in new:
         if r["gpu"] != gpu or int(r["chapter"]) not in numbers or r["tool"] not in tools:
             raise ResultsError(f"{r['_file']}:{r['_line']}: a row of {r['gpu']}, chapter "
@@ -190,6 +192,12 @@ def cmd_claims(args, results_dir):
                       f"{name}: prediction {lo:g}x to {hi:g}x, measured {p['speedup']:.2f}x: "
                       f"{p['verdict']} (reported, not a failure)")
             recorded = ev.has_evidence(data, slug, number)
+            if slug in data.evidence and not recorded:
+                # A chapter missing from a GPU's evidence file is a fault, not fewer verdicts.
+                print(f"FAIL: {rel(os.path.join(data.results_dir, 'evidence', slug + '.csv'))}: "
+                      f"no rows of chapter {c.nn}, whose claims need them; run `make evidence "
+                      f"CHAPTERS={c.nn}` on a GPU")
+                bad += 1
             for claim in spec["claims"]:
                 v = ev.claim_verdict(data, slug, number, claim)
                 what = f"chapter {c.nn} claim {claim['id']} on {name}: {v['verdict']} ({v['why']})"
@@ -227,9 +235,8 @@ def cmd_readme(args, results_dir):
                 print(f"FAIL: {rel(path)} is missing")
                 bad += 1
             continue
-        with open(path) as f:
-            old = f.read()
         try:
+            old = read_text(path, data_file=False)
             new = render.render_top(data, old) if c is None else render.render_readme(data, c, old)
             edited = [] if c is None else [(q, t, want) for q, t, want
                                            in render.values(data, c, old) if t != want]

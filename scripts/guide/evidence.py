@@ -12,7 +12,7 @@ import os
 import re
 import tomllib
 
-from .model import ResultsError, VARIANTS, check_identity, rel, gpu_slug
+from .model import ResultsError, VARIANTS, check_gpu, check_identity, read_text, rel
 
 COLUMNS = ("chapter,slug,variant,options,gpu,cc,arch,size,tool,metric,value,unit,"
            "source_hash,commit,date").split(",")
@@ -27,6 +27,9 @@ ROOFLINE_FLOP_METRICS = {
 }
 ROOFLINE_DRAM_METRICS = ("dram__bytes_read.sum", "dram__bytes_write.sum")
 RESULT_FIELDS = ["median_us", "rate"]          # result:FIELD in an expression
+DURATION = "gpu__time_duration.sum"            # profiled with every chapter's ncu metrics
+# The facts scripts/evidence_parse.py's aggregate_ptxas writes for every program it compiled.
+PTXAS_METRICS = ["registers", "stack_bytes", "spill_store_bytes", "spill_load_bytes", "smem_bytes"]
 
 METRIC_REF = re.compile(r"\b(ncu|ptxas|sass|host|result):([A-Za-z_](?:[A-Za-z0-9_.]*[A-Za-z0-9_])?)")
 PROGRAM_REF = re.compile(r"\b(naive|optimized|library)\b(?:\[([^\]]*)\])?")
@@ -55,12 +58,7 @@ def read_evidence(path, chapters, named=True):
     """Rows of one evidence file, validated; each with '_line', 'value' as a float.
     named: the file is results/evidence/<gpu-slug>.csv (not a freshly recorded one)."""
     name = rel(path)
-    try:
-        with open(path, newline="") as f:
-            lines = f.read().splitlines()
-    except OSError as e:
-        raise ResultsError(f"{name}: {e.strerror}")
-    reader = csv.reader(lines)
+    reader = csv.reader(read_text(path).splitlines())
     header = next(reader, None)
     if header != COLUMNS:
         raise ResultsError(f"{name}:1: wrong header: expected {','.join(COLUMNS)}")
@@ -86,6 +84,8 @@ def read_evidence(path, chapters, named=True):
             value = math.nan
         if not math.isfinite(value):
             bad("value", "not a finite number")
+        if value < 0 and row["tool"] != "host":       # counts, bytes, times, percentages
+            bad("value", f"negative: a {row['tool']} value is a count or an amount")
         row["options"] = norm_options(row["options"])
         key = (int(row["chapter"]), row["variant"], row["options"], row["tool"], row["metric"])
         if key in seen:
@@ -93,15 +93,49 @@ def read_evidence(path, chapters, named=True):
                                f"{row['chapter']} {program_name(row['variant'], row['options'])} "
                                f"{row['tool']}:{row['metric']} (the first is line {seen[key]})")
         seen[key] = lineno
-        if rows and row["gpu"] != rows[0]["gpu"]:
-            bad("gpu", f"the file holds rows of '{rows[0]['gpu']}'")
+        check_gpu(row, where, path, named, rows)
         row["_text"] = row["value"]
         row["value"], row["_line"], row["_file"] = value, lineno, name
         rows.append(row)
-    if named and rows and gpu_slug(rows[0]["gpu"]) + ".csv" != os.path.basename(path):
-        raise ResultsError(f"{name}: holds rows of {rows[0]['gpu']}; its name must be "
-                           f"{gpu_slug(rows[0]['gpu'])}.csv")
+    if named and not rows:
+        raise ResultsError(f"{name}:2: a header and no rows: a GPU's evidence file holds its "
+                           "recorded rows (delete the file, or run `make evidence` on that GPU)")
     return rows
+
+
+def declared_metrics(chapter, spec):
+    """tool -> (metrics a current row may name, metrics each program recorded by that tool
+    must have, where they are declared). The roofline's metrics came later than some
+    recordings, so they are allowed, not required. Host figures are the programs' own."""
+    ncu = chapter.declared()[1]
+    extra = [DURATION, *ROOFLINE_FLOP_METRICS, *ROOFLINE_DRAM_METRICS] if ncu else []
+    sass = spec["record"]["sass"] if spec else []
+    return {"ncu": (set(ncu + extra), ncu, f"{rel(chapter.dir)}/problem.cu .ncu_metrics"),
+            "sass": (set(sass), sass, f"{rel(chapter.dir)}/evidence.toml [record] sass"),
+            "ptxas": (set(PTXAS_METRICS), PTXAS_METRICS, "the ptxas facts")}
+
+
+def check_metrics(rows, chapters, specs):
+    """A renamed metric is refused here, not found missing by a claim later (or never, where
+    no claim names it): every current row names a metric its chapter declares, and a program
+    recorded by a tool has all of them. Stale rows are the stale check's: an exercise may
+    change what a chapter declares."""
+    groups = {}
+    for r in rows:
+        c = chapters[int(r["chapter"])]
+        if r["source_hash"] != c.hash or r["tool"] == "host":
+            continue
+        allowed, required, source = declared_metrics(c, specs.get(c.number))[r["tool"]]
+        if r["metric"] not in allowed:
+            raise ResultsError(f"{r['_file']}:{r['_line']}: column metric = '{r['metric']}': "
+                               f"not a {r['tool']} metric of chapter {c.nn} (see {source})")
+        groups.setdefault((c, program_name(r["variant"], r["options"]), r["tool"]), []).append(r)
+    for (c, program, tool), got in groups.items():
+        _, required, source = declared_metrics(c, specs.get(c.number))[tool]
+        missing = [m for m in required if m not in {r["metric"] for r in got}]
+        if missing:
+            raise ResultsError(f"{got[0]['_file']}:{got[0]['_line']}: chapter {c.nn} {program} "
+                               f"has no {tool}:{missing[0]}, which {source} declares")
 
 
 # ---- expressions ------------------------------------------------------------------------
@@ -178,33 +212,88 @@ def parse_holds(text, what):
 
 # ---- evidence.toml ----------------------------------------------------------------------
 
+def read_toml(path):
+    """(dict, at) of a TOML file; at(table, key) is 'file:line' of `key =` in [table] (or
+    'file'), for an error line. A syntax fault is one ResultsError with line and column."""
+    name = rel(path)
+    text = read_text(path, data_file=False)
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        m = re.fullmatch(r"(.*) \(at line (\d+), column (\d+)\)", str(e))
+        raise ResultsError(f"{name}:{m.group(2)}:{m.group(3)}: {m.group(1)}" if m
+                           else f"{name}: {e}")
+
+    def at(table, key):
+        current = None
+        for i, line in enumerate(text.splitlines(), start=1):
+            line = line.strip()
+            if line.startswith("["):
+                current = line.split("]")[0].strip("[ ")
+            elif current == table and re.match(re.escape(key) + r"\s*=", line):
+                return f"{name}:{i}"
+        return name
+    return doc, at
+
+
+def check_record(rec, at):
+    """[record] (what `make evidence` records) as {size, sass, options}."""
+    if not isinstance(rec, dict):
+        raise ResultsError(f"{at('', 'record')}: [record] must be a table")
+    unknown = sorted(set(rec) - {"size", "sass", "options"})
+    if unknown:
+        raise ResultsError(f"{at('record', unknown[0])}: [record] unknown key {unknown[0]}")
+    size, sass, options = rec.get("size"), rec.get("sass", []), rec.get("options", [])
+    if size is not None and (type(size) is not int or size <= 0):
+        raise ResultsError(f"{at('record', 'size')}: [record] size = {size!r}: "
+                           "must be a positive integer")
+    for key, lst in (("sass", sass), ("options", options)):
+        if not isinstance(lst, list) or not all(isinstance(x, str) and x.strip() for x in lst):
+            raise ResultsError(f"{at('record', key)}: [record] {key} must be a list of strings")
+    bad = next((p for p in sass if not re.fullmatch(r"[A-Z][A-Z0-9_.]*", p)), None)
+    if bad is not None:
+        raise ResultsError(f"{at('record', 'sass')}: [record] sass: '{bad}' is not an opcode")
+    return {"size": size, "sass": sass, "options": options}
+
+
+def read_record(chapter_dir):
+    """The [record] of a chapter's evidence.toml (scripts/evidence_parse.py's context), or
+    None without one."""
+    path = os.path.join(chapter_dir, "evidence.toml")
+    if not os.path.isfile(path):
+        return None
+    doc, at = read_toml(path)
+    return check_record(doc.get("record", {}), at)
+
+
 def read_spec(chapter):
-    """The chapter's evidence.toml as {'prediction', 'record', 'claims'}; None without one."""
+    """The chapter's evidence.toml as {'prediction', 'record', 'claims'}; None without one.
+    A chapter that has one states its prediction and at least one claim (DESIGN.md)."""
     path = os.path.join(chapter.dir, "evidence.toml")
     if not os.path.isfile(path):
         return None
     name = rel(path)
-    try:
-        with open(path, "rb") as f:
-            doc = tomllib.load(f)
-    except tomllib.TOMLDecodeError as e:
-        raise ResultsError(f"{name}: {e}")
+    doc, at = read_toml(path)
     unknown = set(doc) - {"prediction", "record", "claim"}
     if unknown:
         raise ResultsError(f"{name}: unknown table(s) {', '.join(sorted(unknown))}")
-    spec = {"path": name, "prediction": None, "record": doc.get("record", {}), "claims": []}
+    spec = {"path": name, "prediction": None, "record": check_record(doc.get("record", {}), at),
+            "claims": []}
     p = doc.get("prediction")
-    if p is not None:
-        s = p.get("speedup")
-        if not (isinstance(s, list) and len(s) == 2 and
-                all(isinstance(x, (int, float)) and x > 0 for x in s) and s[0] <= s[1]):
-            raise ResultsError(f"{name}: [prediction] speedup must be [LOW, HIGH], 0 < LOW <= HIGH")
-        if not isinstance(p.get("because"), str) or not p["because"].strip():
-            raise ResultsError(f"{name}: [prediction] needs 'because', the reason in a sentence")
-        spec["prediction"] = {"speedup": [float(s[0]), float(s[1])], "because": p["because"]}
+    if not isinstance(p, dict):
+        raise ResultsError(f"{name}: [prediction] is missing: the expected speedup, and why")
+    s = p.get("speedup")
+    if not (isinstance(s, list) and len(s) == 2 and
+            all(isinstance(x, (int, float)) and x > 0 for x in s) and s[0] <= s[1]):
+        raise ResultsError(f"{at('prediction', 'speedup')}: [prediction] speedup must be "
+                           "[LOW, HIGH], 0 < LOW <= HIGH")
+    if not isinstance(p.get("because"), str) or not p["because"].strip():
+        raise ResultsError(f"{at('prediction', 'because')}: [prediction] needs 'because', "
+                           "the reason in a sentence")
+    spec["prediction"] = {"speedup": [float(s[0]), float(s[1])], "because": p["because"]}
     claims = doc.get("claim", [])
-    if not isinstance(claims, list):
-        raise ResultsError(f"{name}: claims are [[claim]] tables")
+    if not isinstance(claims, list) or not claims:
+        raise ResultsError(f"{name}: no claims: each is a [[claim]] table")
     for i, c in enumerate(claims, start=1):
         what = f"{name}: claim {c.get('id', i)}"
         for key in ("id", "says", "value", "holds"):

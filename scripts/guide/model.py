@@ -5,6 +5,7 @@ naming the file, the line and the column, never a traceback and never a zero or 
 that reaches a README or the book."""
 
 import csv
+import datetime
 import glob
 import hashlib
 import math
@@ -22,6 +23,21 @@ VARIANTS = ["naive", "optimized", "library"]
 RATE_UNITS = ["GB/s", "GFLOP/s", "Gop/s", "Glookup/s"]
 POSITIVE = ["median_us", "min_us", "q1_us", "q3_us", "rate", "roof", "pct_roof", "sm_clock_mhz"]
 INTEGER = ["size", "seed", "samples", "sms"]
+# Plausibility bounds: a value past them is a corrupted or hand-edited row, never a measurement,
+# and would print as a 300-digit speedup. A program run is timed in us and lasts well under an
+# hour; no GPU moves or computes 1e7 G-units per second (10 PB/s, 10 PFLOP/s); an SM clock is
+# below 10 GHz. pct_roof may exceed 100 where a roof is wrong (a separate rule judges that), but
+# 100x its roof is no measurement at all.
+MOST = {"median_us": 3.6e9, "min_us": 3.6e9, "q1_us": 3.6e9, "q3_us": 3.6e9, "rate": 1e7,
+        "roof": 1e7, "pct_roof": 1e4, "sm_clock_mhz": 1e4}
+DATE = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")         # what driver.cu's strftime writes
+# Characters that have no place in a data file: NUL and the other controls, and those that
+# str.splitlines() would take for the end of a line (so a row would be cut in two).
+# A chapter's problem.cu, as far as the rows depend on it: its knob names and ncu metrics.
+KNOBS_INIT = re.compile(r"\.knobs\s*=\s*\{(.*?)\}\s*,\s*\.nknobs\s*=\s*(\d+)", re.S)
+KNOB_NAME = re.compile(r'\{\s*"([a-z0-9-]+)"\s*,\s*"')
+NCU_INIT = re.compile(r'\.ncu_metrics\s*=\s*((?:"[^"]*"\s*)+)')
+CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\x85\u2028\u2029]")
 
 
 class ResultsError(Exception):
@@ -32,6 +48,34 @@ def rel(path):
     """A path as the user knows it: relative to the repository where it lies inside."""
     inside = os.path.abspath(path).startswith(ROOT + os.sep)
     return os.path.relpath(os.path.abspath(path), ROOT) if inside else path
+
+
+def position(text, i):
+    """1-based line and column of offset i of text (str or bytes)."""
+    nl = b"\n" if isinstance(text, bytes) else "\n"
+    return text.count(nl, 0, i) + 1, i - text.rfind(nl, 0, i)
+
+
+def read_text(path, data_file=True):
+    """The text of a UTF-8 file. A byte that is not UTF-8 (or, in a data file, a control
+    character) is a ResultsError naming its line and column, not a UnicodeDecodeError."""
+    name = rel(path)
+    try:
+        with open(path, "rb") as f:
+            raw = f.read()
+    except OSError as e:
+        raise ResultsError(f"{name}: {e.strerror}")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line, col = position(raw, e.start)
+        raise ResultsError(f"{name}:{line}:{col}: byte 0x{raw[e.start]:02x} is not UTF-8 text")
+    m = CONTROL.search(text) if data_file else None
+    if m:
+        line, col = position(text, m.start())
+        raise ResultsError(f"{name}:{line}:{col}: a control character "
+                           f"(U+{ord(m.group()):04X}) has no place in a data file")
+    return text
 
 
 def gpu_slug(name):
@@ -60,6 +104,24 @@ class Chapter:
     @property
     def status(self):
         return "written" if self.readme else ("in progress" if self.dir else "planned")
+
+    def declared(self):
+        """(knob names, ncu metrics) that the chapter's problem.cu declares in its .knobs and
+        .ncu_metrics initializers; results rows must name exactly those knobs, evidence rows
+        no other metric. Read once."""
+        if not hasattr(self, "_declared"):
+            path = os.path.join(self.dir, "problem.cu")
+            src = read_text(path, data_file=False)
+            m = KNOBS_INIT.search(src)
+            knobs = KNOB_NAME.findall(m.group(1)) if m else []
+            if m and len(knobs) != int(m.group(2)) or not m and ".knobs" in src:
+                raise ResultsError(f"{rel(path)}: cannot read the knob names of .knobs "
+                                   "(results.py expects {\"name\", \"help\", ...} entries "
+                                   "and .nknobs after them)")
+            m = NCU_INIT.search(src)
+            text = "".join(re.findall(r'"([^"]*)"', m.group(1))) if m else ""
+            self._declared = knobs, [x for x in text.split(",") if x]
+        return self._declared
 
     def heading(self):
         """The README's first line without '# ' ("20. Matrix transpose"); the folder's name
@@ -128,8 +190,8 @@ def number(text):
 
 
 def check_identity(row, bad, chapters):
-    """The columns results and evidence rows share: chapter, slug, variant, gpu and source
-    hash; bad(column, why) raises."""
+    """The columns results and evidence rows share: chapter, slug, variant, gpu, source hash,
+    compute capability and date; bad(column, why) raises."""
     if not re.fullmatch(r"\d+", row["chapter"]):
         bad("chapter", "not a chapter number")
     c = chapters.get(int(row["chapter"]))
@@ -143,6 +205,14 @@ def check_identity(row, bad, chapters):
         bad("gpu", "empty")
     if not re.fullmatch(r"[0-9a-f]{12}", row["source_hash"]):
         bad("source_hash", "not a 12-digit source hash")
+    if not re.fullmatch(r"\d{1,2}\.\d", row["cc"]):
+        bad("cc", "not a compute capability such as 9.0")
+    if not DATE.fullmatch(row["date"]):
+        bad("date", "not a UTC time such as 2026-11-22T14:11:54Z")
+    try:
+        datetime.datetime.strptime(row["date"], "%Y-%m-%dT%H:%M:%SZ")
+    except ValueError:
+        bad("date", "no such day or time")
 
 
 def check_row(row, where, chapters):
@@ -161,6 +231,26 @@ def check_row(row, where, chapters):
         x = number(row[col])
         if x is None or not math.isfinite(x) or x <= 0:
             bad(col, "not a positive finite number")
+        if x > MOST[col]:
+            bad(col, f"above {MOST[col]:g}: not a plausible measurement")
+    times = [c for c in ("min_us", "q1_us", "median_us", "q3_us") if row[c] != ""]
+    for a, b in zip(times, times[1:]):
+        if float(row[a]) > float(row[b]):
+            bad(b, f"below {a} = {row[a]} (min <= q1 <= median <= q3)")
+    # The knob names are problem.cu's, for a current row; a stale row is the stale check's
+    # (an exercise may add a knob), but its values are integers all the same.
+    c = chapters[int(row["chapter"])]
+    knobs = c.declared()[0] if row["source_hash"] == c.hash else None
+    pairs = [kv.partition("=") for kv in row["knobs"].split(";")] if row["knobs"] else []
+    for name, eq, value in pairs:
+        if knobs is not None and name not in knobs:
+            bad("knobs", f"'{name}' is not a knob of chapter {row['chapter']} "
+                f"(its knobs: {', '.join(knobs) or 'none'})")
+        if not eq or not re.fullmatch(r"-?\d+", value):
+            bad("knobs", f"{name}: '{value}' is not an integer")
+    if knobs is not None and [name for name, _, _ in pairs] != knobs:
+        bad("knobs", f"expected each knob of chapter {row['chapter']} once, in order: "
+            + (";".join(k + "=N" for k in knobs) or "empty"))
     x = number(row["noise_pct"]) if row["noise_pct"] != "" else 0.0
     if x is None or not math.isfinite(x) or x < 0:
         bad("noise_pct", "not a finite number >= 0")
@@ -180,12 +270,7 @@ def read_results(path, chapters, named=True):
     """Rows of one results or sweeps file, each with '_line' and '_file'. chapters maps
     number -> Chapter (those with a folder). named: the file must be <gpu-slug>.csv."""
     name = rel(path)
-    try:
-        with open(path, newline="") as f:
-            text = f.read()
-    except OSError as e:
-        raise ResultsError(f"{name}: {e.strerror}")
-    reader = csv.reader(text.splitlines())
+    reader = csv.reader(read_text(path).splitlines())
     header = next(reader, None)
     if header != COLUMNS:
         if header is None:
@@ -210,16 +295,27 @@ def read_results(path, chapters, named=True):
                                f"{' ' + row['knobs'] if row['knobs'] else ''} "
                                f"(the first is line {seen[key]})")
         seen[key] = lineno
-        if rows and row["gpu"] != rows[0]["gpu"]:
-            raise ResultsError(f"{where}: column gpu = '{row['gpu']}': the file holds rows of "
-                               f"'{rows[0]['gpu']}'")
+        check_gpu(row, where, path, named, rows)
         row["_line"] = lineno
         row["_file"] = name
         rows.append(row)
-    if named and rows and gpu_slug(rows[0]["gpu"]) + ".csv" != os.path.basename(path):
-        raise ResultsError(f"{name}: holds rows of {rows[0]['gpu']}; its name must be "
-                           f"{gpu_slug(rows[0]['gpu'])}.csv")
+    if named and not rows:
+        raise ResultsError(f"{name}:2: a header and no rows: a GPU's file holds its measured "
+                           "rows (delete the file, or run `make results` on that GPU)")
     return rows
+
+
+def check_gpu(row, where, path, named, rows):
+    """One GPU per file: a named file's GPU is the one its name says, so a wrong name is
+    reported on its own line, not on the next one; a fresh file's is its first row's."""
+    base = os.path.basename(path)
+    if named and gpu_slug(row["gpu"]) + ".csv" != base:
+        raise ResultsError(f"{where}: column gpu = '{row['gpu']}': {rel(path)} holds rows of "
+                           f"the GPU named {base[:-4]} (a file of this GPU is named "
+                           f"{gpu_slug(row['gpu'])}.csv)")
+    if rows and row["gpu"] != rows[0]["gpu"]:
+        raise ResultsError(f"{where}: column gpu = '{row['gpu']}': the file holds rows of "
+                           f"'{rows[0]['gpu']}'")
 
 
 def write_rows(path, rows):
@@ -248,6 +344,8 @@ class Data:
             slug = os.path.basename(path)[:-4]
             self.evidence[slug] = evidence.read_evidence(path, self.chapters)
         self.specs = {c.number: evidence.read_spec(c) for c in self.chapters.values()}
+        for rows in self.evidence.values():
+            evidence.check_metrics(rows, self.chapters, self.specs)
 
     def _files(self, folder):
         out = {}

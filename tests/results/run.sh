@@ -41,6 +41,8 @@ if [ $rc -eq 1 ] && grep -q 'not UTF-8' <<<"$out"; then echo "PASS: a non-UTF-8 
 else echo "FAIL: a non-UTF-8 byte in loops.csv: exit $rc: $out"; fail=1; fi
 
 python3 tests/results/test_model.py || fail=1
+# Issue 19's corrupted inputs in a copy of the real tree: one line each, exit 1, nothing written.
+python3 tests/results/baddata_test.py || fail=1
 # Your GPU beside the reference GPUs: make chapter-NN's block, make compare, the runtime block.
 python3 tests/results/compare_test.py || fail=1
 # make results without a GPU: a program refused for size is skipped; progress on a terminal.

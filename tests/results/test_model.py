@@ -13,9 +13,13 @@ import sys
 import tempfile
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(REPO, "scripts"))
+from guide.evidence import PTXAS_METRICS                            # noqa: E402
+from guide.model import read_toc                                    # noqa: E402
 CHAPTER = "20-matrix-transpose"
 GPU, SLUG = "NVIDIA H100 80GB HBM3", "nvidia-h100-80gb-hbm3"
 failed = 0
+DECLARED_NCU = next(c for c in read_toc() if c.nn == CHAPTER[:2]).declared()[1]
 
 EVIDENCE_TOML = """
 [prediction]
@@ -106,11 +110,19 @@ class Tree:
         self.write(f"results/{SLUG}.csv", out.getvalue())
 
     def write_evidence(self, rows=None, source_hash=None):
+        """The rows, then every other metric the model requires of a program that a tool
+        recorded (problem.cu's ncu metrics, the ptxas facts), so that a row planted at the
+        end of self.evidence keeps its line number."""
+        rows = list(self.evidence if rows is None else rows)
+        need = {"ncu": DECLARED_NCU, "ptxas": PTXAS_METRICS}
+        have = {(v, o, tool, m) for v, o, tool, m, _ in rows}
+        rows += [(v, o, tool, m, "1") for v, o, tool in dict.fromkeys(tuple(r[:3]) for r in rows)
+                 if tool in need for m in need[tool] if (v, o, tool, m) not in have]
         out = io.StringIO()
         w = csv.writer(out, lineterminator="\n")
         w.writerow("chapter,slug,variant,options,gpu,cc,arch,size,tool,metric,value,unit,"
                    "source_hash,commit,date".split(","))
-        for variant, options, tool, metric, value in (self.evidence if rows is None else rows):
+        for variant, options, tool, metric, value in rows:
             w.writerow(["20", "matrix-transpose", variant, options, GPU, "9.0", "sm_90", "8192",
                         tool, metric, value, "", source_hash or self.hash, "abc1234",
                         "2026-11-23T00:00:00Z"])

@@ -114,6 +114,26 @@ int main(void)
     EXPECT(parse(&o, "--append", "", NULL) == CLI_ERROR);
     EXPECT(parse(&o, "size", "10", NULL) == CLI_ERROR);
     EXPECT(parse(&o, "--bogus", NULL, NULL) == CLI_ERROR && strcmp(err, "unknown option '--bogus'") == 0);
+    /* Only plain digits (or the words): no sign, no space on either side. */
+    EXPECT(parse(&o, "--size", " 100", NULL) == CLI_ERROR && strstr(err, "' 100' is not a size"));
+    EXPECT(parse(&o, "--size", "+100", NULL) == CLI_ERROR);
+    EXPECT(parse(&o, "--size", "100 ", NULL) == CLI_ERROR);
+    EXPECT(parse(&o, "--size", "100", NULL) == CLI_OK && o.size == 100);
+    EXPECT(parse(&o, "--streams", " 8", NULL) == CLI_ERROR);
+    EXPECT(parse(&o, "--streams", "+8", NULL) == CLI_ERROR);
+    EXPECT(parse(&o, "--seed", "+1", NULL) == CLI_ERROR);
+
+    /* An option given twice is refused, never "the last one wins". */
+    {
+        char *argv[] = {"prog", "--size", "100", "--size", "200", NULL};
+        EXPECT(cli_parse(5, argv, &spec, &o, err, sizeof err) == CLI_ERROR);
+        EXPECT(strcmp(err, "option --size is given twice") == 0);
+        char *knob[] = {"prog", "--streams", "2", "--check-only", "--streams", "4", NULL};
+        EXPECT(cli_parse(6, knob, &spec, &o, err, sizeof err) == CLI_ERROR);
+        EXPECT(strcmp(err, "option --streams is given twice") == 0);
+    }
+    EXPECT(parse(&o, "--check-only", "--check-only", NULL) == CLI_ERROR);
+    EXPECT(parse(&o, "--warm-l2", "--check-only", NULL) == CLI_OK);
     test_knob_rules();
     return UNIT_REPORT();
 }
