@@ -3,7 +3,7 @@
 # Included by the top-level Makefile. Paths are relative to the repository root.
 #   RESULTS_DIR=dir   take the results files from dir instead of results/
 #   BOOK_OUT=dir      write the book to dir instead of book/out
-# The build runs again only when one of its inputs is newer than $(BOOK_OUT)/built, or the
+# The build runs again only when one of its inputs is newer than $(BOOK_OUT)/data.json, or the
 # results folder, commit or origin it names (in the front matter) changed: a second `make book`,
 # and book/check.sh after one, do nothing.
 
@@ -17,9 +17,13 @@ BOOK_VARS    = $(RESULTS_DIR) $(shell git rev-parse HEAD 2>/dev/null; git remote
 
 book: $(BOOK_OUT)/built
 
-$(BOOK_OUT)/built: $(BOOK_INPUTS) $(BOOK_OUT)/vars
+# The data first (book/check.sh starts the checks that need only it beside the rest of the build).
+$(BOOK_OUT)/data.json: $(BOOK_INPUTS) $(BOOK_OUT)/vars
+	@RESULTS_DIR='$(RESULTS_DIR)' BOOK_OUT='$(BOOK_OUT)' book/build.sh --data-only
+
+$(BOOK_OUT)/built: $(BOOK_OUT)/data.json
 	@rm -f $@
-	@RESULTS_DIR='$(RESULTS_DIR)' BOOK_OUT='$(BOOK_OUT)' book/build.sh
+	@RESULTS_DIR='$(RESULTS_DIR)' BOOK_OUT='$(BOOK_OUT)' book/build.sh --from-data
 	@touch $@
 
 $(BOOK_OUT)/vars: FORCE

@@ -4,16 +4,16 @@
 # since it was measured, outside CI), ends with "N passed, N failed", exits non-zero if anything failed.
 #   RESULTS_DIR  results files to build from (default results)
 #   BOOK_OUT     where the book goes (default book/out); the check's own files go to $BOOK_OUT/check
-# After the build, five independent sections run side by side, each into its own file under
-# $CHK/out, printed in this order once all are done: (2) the text of both editions against the
-# data the book was built from ($BOOK_OUT/data.json, `scripts/results.py book-json`, by
-# book/check_book.py: every chapter, listing, results row, verdict and evidence metric in its
-# chapter, every internal link resolving) after the HTML edition's layout in headless Chromium at
-# 390 and 1280 px (book/html/check.py); (3) pictures to look at (PDF pages by pdftoppm, HTML pages
-# by Chromium); (4) the PDF's layout and typography (book/check_pdf.py), each check also run on a
-# planted fault; (5) that the build does fail on a missing marker or file, a broken link and a
-# missing results row, and marks a stale row (a warning for a person, a failure in CI); (6) each
-# HTML layout check fails on a copy of the site with a defect planted for it.
+# Five independent sections run side by side, each into its own file under $CHK/out, printed in
+# this order once all are done: (2) the text of both editions against the data the book was built
+# from ($BOOK_OUT/data.json, `scripts/results.py book-json`, by book/check_book.py: every chapter,
+# listing, results row, verdict and evidence metric in its chapter, every internal link resolving)
+# after the HTML edition's layout in headless Chromium at 390 and 1280 px (book/html/check.py);
+# (3) pictures to look at (PDF pages by pdftoppm, HTML pages by Chromium); (4) the PDF's layout and
+# typography (book/check_pdf.py), each check also run on a planted fault; (5) that the build does
+# fail on a missing marker or file, a broken link and a missing results row, and marks a stale row
+# (a warning for a person, a failure in CI); (6) each HTML layout check fails on a copy of the site
+# with a defect planted for it. Section 5 needs only the data: it starts beside the rest of the build.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 
@@ -39,8 +39,14 @@ finish() { # wait for the sections; print their files in order (by name) and cou
 rm -rf "$CHK"
 mkdir -p "$CHK/out"
 
-# --- 1. Build -------------------------------------------------------------------------------
-build() {
+# --- 1. Build: `make book`, its data first; the other sections start once what they read is built
+make_book() { # TARGET: make it (nothing to do if it is built), its output into $CHK/build.log
+    make --no-print-directory "$1" RESULTS_DIR="$RESULTS_DIR" BOOK_OUT="$OUT" >>"$CHK/build.log" 2>&1 && return
+    fail "make book failed:"
+    sed 's/^/    /' "$CHK/build.log"
+    return 1
+}
+tools() {
 missing=()
 for tool in pdftotext pdftoppm pdffonts chromium python3; do
     command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
@@ -49,32 +55,14 @@ if [ ${#missing[@]} -gt 0 ]; then
     fail "the book check needs ${missing[*]}; install with: sudo make deps"
     return 1
 fi
-if make --no-print-directory book RESULTS_DIR="$RESULTS_DIR" BOOK_OUT="$OUT" >"$CHK/build.log" 2>&1; then
-    pass "make book builds"
-else
-    fail "make book failed:"
-    sed 's/^/    /' "$CHK/build.log"
-    return 1
-fi
+}
+build() {
+make_book book || return 1
+pass "make book builds"
 for f in book.pdf book.html book.epub html/index.html html/search-index.js; do
     if [ -s "$OUT/$f" ]; then pass "$OUT/$f exists"; else fail "$OUT/$f is missing or empty"; fi
 done
 }
-build >"$CHK/out/1-build" 2>&1 || finish
-pdftotext -enc UTF-8 "$OUT/book.pdf" "$CHK/book.txt" 2>/dev/null
-# The chapters (two-digit numbers) in the book, for the pictures and planted faults below.
-mapfile -t chapter_nns < <(python3 -c 'import json, sys
-print("\n".join(c["nn"] for c in json.load(open(sys.argv[1]))["chapters"] if c["status"] == "written"))' "$DATA" 2>/dev/null)
-first_ch=${chapter_nns[0]:-}
-# The page where a chapter or the summary starts in the PDF: the first whose first line is its title.
-page_of() { python3 -c 'import re, sys
-pages = open(sys.argv[1], encoding="utf-8", errors="replace").read().split("\f")
-key = re.sub(r"\s+", "", sys.argv[2])
-for i, p in enumerate(pages, 1):
-    head = re.sub(r"\s+", "", next((l for l in p.split("\n") if l.strip()), ""))
-    if len(head) >= 4 and (key.startswith(head) or head.startswith(key)):
-        print(i); break' "$CHK/book.txt" "$1"; }
-
 
 # --- 2. Both editions against the data ---------------------------------------------------------
 text_checks() {
@@ -94,7 +82,6 @@ python3 book/check_book.py "$DATA" "$CHK/book.txt" "$CHK/dom" "$OUT/html" "$OUT/
 cat "$CHK/text.log"
 grep -qE '^(PASS|FAIL): ' "$CHK/text.log" || fail "book/check_book.py checked nothing: $(tail -n 1 "$CHK/text.log")"
 }
-section 2-text text_checks
 
 # --- 3. Pictures to look at ---------------------------------------------------------------------------------
 pictures() {
@@ -135,7 +122,6 @@ if [ -n "$first_ch" ] && grep -q "id=\"ch${first_ch}-results\"" "$OUT/html/ch-$f
 fi
 # --- end of the HTML pictures block ---
 }
-section 3-pictures pictures
 
 # --- 4. The PDF's layout and typography (book/check_pdf.py) ------------------------------------
 pdf_checks() {
@@ -209,7 +195,6 @@ else
 fi
 # --- end of section 4 -----------------------------------------------------------------------------
 }
-section 4-pdf pdf_checks
 
 # --- 5. The build must fail where it should ----------------------------------------------------------
 build_fails() {
@@ -289,7 +274,6 @@ json.dump(d, open(sys.argv[2], "w"))' "$tmp/book/out/data.json" "$tmp/data.json"
     rm -rf "$tmp"
 fi
 }
-section 5-build-fails build_fails
 
 # --- HTML edition: the layout checks fail on planted defects -----------------------------------
 planted_html() {
@@ -354,6 +338,27 @@ s = head + "window.BOOK_INDEX = " + json.dumps(d) + ";\n"'
 fi
 # --- end of the HTML planted-defects block ---
 }
-section 6-planted-html planted_html
 
+
+# --- The run -------------------------------------------------------------------------------------
+tools >"$CHK/out/1-build" 2>&1 && make_book "$DATA" >>"$CHK/out/1-build" 2>&1 || finish
+# The chapters (two-digit numbers) in the book, for the pictures and planted faults below.
+mapfile -t chapter_nns < <(python3 -c 'import json, sys
+print("\n".join(c["nn"] for c in json.load(open(sys.argv[1]))["chapters"] if c["status"] == "written"))' "$DATA" 2>/dev/null)
+first_ch=${chapter_nns[0]:-}
+# The page where a chapter or the summary starts in the PDF: the first whose first line is its title.
+page_of() { python3 -c 'import re, sys
+pages = open(sys.argv[1], encoding="utf-8", errors="replace").read().split("\f")
+key = re.sub(r"\s+", "", sys.argv[2])
+for i, p in enumerate(pages, 1):
+    head = re.sub(r"\s+", "", next((l for l in p.split("\n") if l.strip()), ""))
+    if len(head) >= 4 and (key.startswith(head) or head.startswith(key)):
+        print(i); break' "$CHK/book.txt" "$1"; }
+section 5-build-fails build_fails   # needs only the data: beside the rest of the build
+build >>"$CHK/out/1-build" 2>&1 || finish
+pdftotext -enc UTF-8 "$OUT/book.pdf" "$CHK/book.txt" 2>/dev/null
+section 2-text text_checks
+section 3-pictures pictures
+section 4-pdf pdf_checks
+section 6-planted-html planted_html
 finish
