@@ -9,7 +9,7 @@
 
 RESULTS_DIR ?= results
 BOOK_OUT    ?= book/out
-BOOK_INPUTS := $(filter-out book/check%,$(wildcard book/*.* book/html/*.*)) \
+BOOK_INPUTS := $(filter-out book/check% book/README.md book/html/check.py book/html/probe.js book/html/cdp.py,$(wildcard book/*.* book/html/*.*)) \
     $(wildcard scripts/*.py scripts/*/*.py common/*.* chapters/*/*.* $(RESULTS_DIR)/*.csv $(RESULTS_DIR)/*/*.csv)
 BOOK_VARS    = $(RESULTS_DIR) $(shell git rev-parse HEAD 2>/dev/null; git remote get-url origin 2>/dev/null)
 
