@@ -3,14 +3,32 @@
 # Included by the top-level Makefile. Paths are relative to the repository root.
 #   RESULTS_DIR=dir   take the results files from dir instead of results/
 #   BOOK_OUT=dir      write the book to dir instead of book/out
+# The build runs again only when one of its inputs is newer than $(BOOK_OUT)/data.json, or the
+# results folder, commit or origin it names (in the front matter) changed: a second `make book`,
+# and book/check.sh after one, do nothing.
 
 RESULTS_DIR ?= results
 BOOK_OUT    ?= book/out
+BOOK_INPUTS := $(filter-out book/check% book/README.md book/html/check.py book/html/probe.js book/html/cdp.py,$(wildcard book/*.* book/html/*.*)) \
+    $(wildcard scripts/*.py scripts/*/*.py common/*.* chapters/*/*.* $(RESULTS_DIR)/*.csv $(RESULTS_DIR)/*/*.csv)
+BOOK_VARS    = $(RESULTS_DIR) $(shell git rev-parse HEAD 2>/dev/null; git remote get-url origin 2>/dev/null)
 
 .PHONY: book book-check
 
-book:
-	@RESULTS_DIR='$(RESULTS_DIR)' BOOK_OUT='$(BOOK_OUT)' book/build.sh
+book: $(BOOK_OUT)/built
+
+# The data first (book/check.sh starts the checks that need only it beside the rest of the build).
+$(BOOK_OUT)/data.json: $(BOOK_INPUTS) $(BOOK_OUT)/vars
+	@RESULTS_DIR='$(RESULTS_DIR)' BOOK_OUT='$(BOOK_OUT)' book/build.sh --data-only
+
+$(BOOK_OUT)/built: $(BOOK_OUT)/data.json
+	@rm -f $@
+	@RESULTS_DIR='$(RESULTS_DIR)' BOOK_OUT='$(BOOK_OUT)' book/build.sh --from-data
+	@touch $@
+
+$(BOOK_OUT)/vars: FORCE
+	@mkdir -p $(@D)
+	@echo '$(BOOK_VARS)' | cmp -s - $@ || echo '$(BOOK_VARS)' >$@
 
 book-check:
 	@RESULTS_DIR='$(RESULTS_DIR)' BOOK_OUT='$(BOOK_OUT)' book/check.sh

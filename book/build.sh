@@ -3,6 +3,8 @@
 #   RESULTS_DIR  where the results files are (default results)
 #   BOOK_OUT     where the book goes (default book/out)
 #   --assemble-only   stop after step 1 (book.json); book/check.sh uses it for its failure tests
+#   --data-only, --from-data   step 1's data alone, then the rest from it: `make book` (book/book.mk)
+#                     makes $BOOK_OUT/data.json first, which book/check.sh uses beside the build
 # scripts/results.py reads and checks every data file and writes $BOOK_OUT/data.json; one assembly
 # pass (book/book.lua, layout only) turns book/book.md, the chapters' READMEs and that document
 # into $BOOK_OUT/book.json; the PDF (book/pdf.sh), HTML and EPUB writers then run from that, in
@@ -33,17 +35,20 @@ case "$pv" in
 esac
 
 mkdir -p "$OUT"
-rm -f "$OUT/data.json" "$OUT/book.json" "$OUT/book.pdf" "$OUT/book.html" "$OUT/book.epub"
+# 1. The data, then the assembly. A missing file, marker, results row or cross-reference stops here.
+if [ "${1:-}" != --from-data ]; then
+    rm -f "$OUT/data.json"
+    if ! python3 scripts/results.py book-json --results-dir "$RESULTS_DIR" >"$OUT/data.json.tmp"; then
+        echo "error: scripts/results.py book-json failed (the line above says why)" >&2
+        exit 1
+    fi
+    mv "$OUT/data.json.tmp" "$OUT/data.json"
+fi
+[ "${1:-}" = --data-only ] && exit 0
+rm -f "$OUT/book.json" "$OUT/book.pdf" "$OUT/book.html" "$OUT/book.epub"
 rm -rf "$OUT/html"
 log="$OUT/log"
 mkdir -p "$log"
-
-# 1. The data, then the assembly. A missing file, marker, results row or cross-reference stops here.
-if ! python3 scripts/results.py book-json --results-dir "$RESULTS_DIR" >"$OUT/data.json.tmp"; then
-    echo "error: scripts/results.py book-json failed (the line above says why)" >&2
-    exit 1
-fi
-mv "$OUT/data.json.tmp" "$OUT/data.json"
 pandoc book/book.md --from markdown --to json --fail-if-warnings \
     --lua-filter book/book.lua \
     --metadata book-data="$OUT/data.json" --metadata out-dir="$OUT" \

@@ -1,66 +1,76 @@
 #!/usr/bin/env bash
-# book/check.sh: build the book and check what came out. Prints one PASS: or FAIL: line per
-# assertion, ends with "N passed, N failed", and exits non-zero if anything failed.
+# book/check.sh: build the book (`make book`: nothing is done again if it is built) and check what
+# came out. Prints one PASS: or FAIL: line per assertion (and a WARNING: line per chapter changed
+# since it was measured, outside CI), ends with "N passed, N failed", exits non-zero if anything failed.
 #   RESULTS_DIR  results files to build from (default results)
 #   BOOK_OUT     where the book goes (default book/out); the check's own files go to $BOOK_OUT/check
-# The text of both editions is checked against the data the book was built from, as
-# `scripts/results.py book-json` prints it (book/check_book.py): every chapter, listing, results
-# row, verdict and evidence metric in its chapter, nothing stale, every internal link resolving.
-# The HTML edition's layout in headless Chromium at 390 and 1280 px (book/html/check.py), then
-# pictures to look at (PDF pages by pdftoppm, HTML pages by Chromium), that the build does fail
-# on a missing marker or file, a broken link and a missing results row, and marks a stale row.
-# Section 5: the PDF's layout and typography (book/check_pdf.py), each check also run on a planted
-# fault. Last, each HTML layout check fails on a copy of the site with a defect planted for it.
+# Five independent sections run side by side, each into its own file under $CHK/out, printed in
+# this order once all are done: (2) the text of both editions against the data the book was built
+# from ($BOOK_OUT/data.json, `scripts/results.py book-json`, by book/check_book.py: every chapter,
+# listing, results row, verdict and evidence metric in its chapter, every internal link resolving)
+# after the HTML edition's layout in headless Chromium at 390 and 1280 px (book/html/check.py);
+# (3) pictures to look at (PDF pages by pdftoppm, HTML pages by Chromium); (4) the PDF's layout and
+# typography (book/check_pdf.py), each check also run on a planted fault; (5) that the build does
+# fail on a missing marker or file, a broken link and a missing results row, and marks a stale row
+# (a warning for a person, a failure in CI); (6) each HTML layout check fails on a copy of the site
+# with a defect planted for it. Section 5 needs only the data: it starts beside the rest of the build.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 
 RESULTS_DIR=${RESULTS_DIR:-results}
 OUT=${BOOK_OUT:-book/out}
 CHK=$OUT/check
+DATA=$OUT/data.json
 url() { case "$1" in /*) echo "file://$1" ;; *) echo "file://$PWD/$1" ;; esac; }
-passed=0
-failed=0
-pass() { echo "PASS: $*"; passed=$((passed + 1)); }
-fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
+pass() { echo "PASS: $*"; }
+fail() { echo "FAIL: $*"; }
 note() { echo "NOTE: $*"; }
-finish() { echo "$passed passed, $failed failed"; [ "$failed" -eq 0 ]; exit $?; }
+section() { # NAME FUNCTION: run FUNCTION in the background, its output into $CHK/out/NAME
+    "$2" >"$CHK/out/$1" 2>&1 &
+}
+finish() { # wait for the sections; print their files in order (by name) and count their lines
+    wait
+    cat "$CHK"/out/*
+    local p f
+    p=$(cat "$CHK"/out/* | grep -c '^PASS: '); f=$(cat "$CHK"/out/* | grep -c '^FAIL: ')
+    echo "$p passed, $f failed"
+    [ "$f" -eq 0 ]; exit $?
+}
+rm -rf "$CHK"
+mkdir -p "$CHK/out"
 
+# --- 1. Build: `make book`, its data first; the other sections start once what they read is built
+make_book() { # TARGET: make it (nothing to do if it is built), its output into $CHK/build.log
+    make --no-print-directory "$1" RESULTS_DIR="$RESULTS_DIR" BOOK_OUT="$OUT" >>"$CHK/build.log" 2>&1 && return
+    fail "make book failed:"
+    sed 's/^/    /' "$CHK/build.log"
+    return 1
+}
+tools() {
 missing=()
 for tool in pdftotext pdftoppm pdffonts chromium python3; do
     command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
 done
 if [ ${#missing[@]} -gt 0 ]; then
     fail "the book check needs ${missing[*]}; install with: sudo make deps"
-    finish
+    return 1
 fi
-
-# --- 1. Build -------------------------------------------------------------------------------
-mkdir -p "$OUT"
-rm -rf "$CHK"
-mkdir -p "$CHK"
-if RESULTS_DIR=$RESULTS_DIR BOOK_OUT=$OUT book/build.sh >"$CHK/build.log" 2>&1; then
-    pass "make book builds"
-else
-    fail "make book failed:"
-    sed 's/^/    /' "$CHK/build.log"
-    finish
-fi
+}
+build() {
+make_book book || return 1
+pass "make book builds"
 for f in book.pdf book.html book.epub html/index.html html/search-index.js; do
     if [ -s "$OUT/$f" ]; then pass "$OUT/$f exists"; else fail "$OUT/$f is missing or empty"; fi
 done
+}
 
 # --- 2. Both editions against the data ---------------------------------------------------------
-pdftotext -enc UTF-8 "$OUT/book.pdf" "$CHK/book.txt" 2>/dev/null
+text_checks() {
 # --- HTML edition: layout in headless Chromium -------------------------------------------------
 # book/html/check.py loads every page of the site at 390 px and 1280 px (PASS:/FAIL: lines; see
 # its header) and leaves each page's rendered DOM in $CHK/dom for book/check_book.py.
-count_log() { # LOG: print it and add its PASS:/FAIL: lines to the totals
-    cat "$1"
-    passed=$((passed + $(grep -c '^PASS: ' "$1")))
-    failed=$((failed + $(grep -c '^FAIL: ' "$1")))
-}
 python3 book/html/check.py "$OUT/html" --dom "$CHK/dom" >"$CHK/layout.log" 2>&1
-count_log "$CHK/layout.log"
+cat "$CHK/layout.log"
 grep -qE '^(PASS|FAIL): ' "$CHK/layout.log" || fail "book/html/check.py checked nothing: $(tail -n 1 "$CHK/layout.log")"
 if grep -Eiq '<(script|link|img)[^>]+(src|href)="(https?:)?//' "$OUT/book.html"; then
     fail "book.html loads something from the network; it must be self-contained"
@@ -68,28 +78,13 @@ else
     pass "book.html is self-contained (no external scripts, styles or images)"
 fi
 # --- end of the HTML layout block ---
-if python3 scripts/results.py book-json --results-dir "$RESULTS_DIR" >"$CHK/data.json" 2>"$CHK/data.log"; then
-    python3 book/check_book.py "$CHK/data.json" "$CHK/book.txt" "$CHK/dom" "$OUT/html" "$OUT/book.html" \
-        >"$CHK/text.log" 2>&1
-    count_log "$CHK/text.log"
-    grep -qE '^(PASS|FAIL): ' "$CHK/text.log" || fail "book/check_book.py checked nothing: $(tail -n 1 "$CHK/text.log")"
-else
-    fail "scripts/results.py book-json failed: $(cat "$CHK/data.log")"
-fi
-# The chapters (two-digit numbers) in the book, for the pictures and planted faults below.
-mapfile -t chapter_nns < <(python3 -c 'import json, sys
-print("\n".join(c["nn"] for c in json.load(open(sys.argv[1]))["chapters"] if c["status"] == "written"))' "$CHK/data.json" 2>/dev/null)
-first_ch=${chapter_nns[0]:-}
-# The page where a chapter or the summary starts in the PDF: the first whose first line is its title.
-page_of() { python3 -c 'import re, sys
-pages = open(sys.argv[1], encoding="utf-8", errors="replace").read().split("\f")
-key = re.sub(r"\s+", "", sys.argv[2])
-for i, p in enumerate(pages, 1):
-    head = re.sub(r"\s+", "", next((l for l in p.split("\n") if l.strip()), ""))
-    if len(head) >= 4 and (key.startswith(head) or head.startswith(key)):
-        print(i); break' "$CHK/book.txt" "$1"; }
+python3 book/check_book.py "$DATA" "$CHK/book.txt" "$CHK/dom" "$OUT/html" "$OUT/book.html" >"$CHK/text.log" 2>&1
+cat "$CHK/text.log"
+grep -qE '^(PASS|FAIL): ' "$CHK/text.log" || fail "book/check_book.py checked nothing: $(tail -n 1 "$CHK/text.log")"
+}
 
 # --- 3. Pictures to look at ---------------------------------------------------------------------------------
+pictures() {
 if pdffonts "$OUT/book.pdf" 2>/dev/null | awk 'NR > 2 && $(NF-4) != "yes" { bad = 1 } END { exit bad }'; then
     pass "every font of the PDF is embedded"
 else
@@ -97,7 +92,7 @@ else
 fi
 # PDF pages: the title page, the first chapter's first page, the summary.
 first_title=$(python3 -c 'import json, sys
-print(next("%s. %s" % (c["nn"], c["title"]) for c in json.load(open(sys.argv[1]))["chapters"] if c["status"] == "written"))' "$CHK/data.json" 2>/dev/null)
+print(next("%s. %s" % (c["nn"], c["title"]) for c in json.load(open(sys.argv[1]))["chapters"] if c["status"] == "written"))' "$DATA" 2>/dev/null)
 for spec in "title:1" "chapter:$(page_of "$first_title")" "summary:$(page_of 'Summary: every speedup at a glance')"; do
     name=${spec%%:*}; p=${spec#*:}
     [ -n "$p" ] || { fail "no page found for the $name"; continue; }
@@ -126,14 +121,14 @@ if [ -n "$first_ch" ] && grep -q "id=\"ch${first_ch}-results\"" "$OUT/html/ch-$f
     shot "phone-ch$first_ch-results-dark" 0 "ch-$first_ch.html#ch${first_ch}-results"
 fi
 # --- end of the HTML pictures block ---
+}
 
-# --- 5. The PDF's layout and typography (book/check_pdf.py) ------------------------------------
+# --- 4. The PDF's layout and typography (book/check_pdf.py) ------------------------------------
+pdf_checks() {
 # Each check runs on the book, then on a planted fault, on which it must fail.
-pdf_check() { # NAME ARGS...: run a check_pdf.py check on the book, count its lines
+pdf_check() { # NAME ARGS...: run a check_pdf.py check on the book, print its lines
     python3 book/check_pdf.py "$@" >"$CHK/pdf-$1.log" 2>&1
     cat "$CHK/pdf-$1.log"
-    passed=$((passed + $(grep -c '^PASS: ' "$CHK/pdf-$1.log")))
-    failed=$((failed + $(grep -c '^FAIL: ' "$CHK/pdf-$1.log")))
     grep -qE '^(PASS|FAIL): ' "$CHK/pdf-$1.log" || fail "book/check_pdf.py $1 checked nothing: $(tail -n 1 "$CHK/pdf-$1.log")"
 }
 planted_pdf() { # WHAT NAME ARGS...: the check must FAIL on the planted fault
@@ -170,12 +165,12 @@ else
 fi
 # Every part is real (the first edition's Part V was a page with one planned chapter). Planted:
 # the data with the last part's chapters marked planned.
-pdf_check parts "$CHK/data.json" "$CHK/book.txt"
+pdf_check parts "$DATA" "$CHK/book.txt"
 python3 -c 'import json, sys
 d = json.load(open(sys.argv[1])); last = set(d["parts"][-1]["chapters"])
 for c in d["chapters"]:
     if c["nn"] in last: c["status"] = "planned"
-json.dump(d, open(sys.argv[2], "w"))' "$CHK/data.json" "$CHK/data-planned.json" &&
+json.dump(d, open(sys.argv[2], "w"))' "$DATA" "$CHK/data-planned.json" &&
     planted_pdf "a part whose chapters are all planned" parts "$CHK/data-planned.json" "$CHK/book.txt"
 # Overflow: xelatex's overfull boxes.
 pdf_check overfull "$OUT/latex/book.log" "$OUT/latex/book.tex"
@@ -198,21 +193,24 @@ if pandoc "$CHK/planted/planted.md" --from gfm --to json --output "$CHK/planted/
 else
     fail "book/pdf.sh could not typeset the planted document:"; sed 's/^/    /' "$CHK/planted/log"
 fi
-# --- end of section 5 -----------------------------------------------------------------------------
+# --- end of section 4 -----------------------------------------------------------------------------
+}
 
-# --- 4. The build must fail where it should ----------------------------------------------------------
+# --- 5. The build must fail where it should ----------------------------------------------------------
+build_fails() {
 # In a scratch copy of book/, scripts/, chapters/ and the results, plant a fault and assemble
 # (book.json only). The faults are made in the sources; the results files are only ever cut by a
 # whole line whose number the data gives.
 if [ -n "$first_ch" ]; then
     src_dir=$(ls -d chapters/"$first_ch"-*/ | head -n 1); src_dir=${src_dir%/}
-    scratch() { # a fresh copy to plant a fault in; prints its path
-        local tmp; tmp=$(mktemp -d)
-        cp -r book scripts chapters "$tmp/"; rm -rf "$tmp/book/out"
-        mkdir -p "$tmp/res"; cp -r "$RESULTS_DIR"/. "$tmp/res/" 2>/dev/null
+    scratch() { # a fresh copy to plant a fault in, with the book's charts (an unchanged chart is not
+        local tmp; tmp=$(mktemp -d) # drawn again); prints its path
+        tar -cf - --exclude=book/out book scripts chapters | tar -xf - -C "$tmp"
+        mkdir -p "$tmp/res" "$tmp/book/out"; cp -r "$RESULTS_DIR"/. "$tmp/res/" 2>/dev/null
+        cp -r "$OUT/charts" "$tmp/book/out/" 2>/dev/null
         echo "$tmp"
     }
-    assemble() { (cd "$1" && RESULTS_DIR=res BOOK_OUT=$1/out book/build.sh --assemble-only) >"$1/log" 2>&1; }
+    assemble() { (cd "$1" && RESULTS_DIR=res BOOK_OUT=book/out book/build.sh --assemble-only) >"$1/log" 2>&1; }
     planted() { # NAME EXPECTED-MESSAGE SETUP-COMMAND...
         local name=$1 expect=$2; shift 2
         local tmp; tmp=$(scratch)
@@ -237,7 +235,7 @@ if [ -n "$first_ch" ]; then
     row=$(python3 -c 'import json, sys
 c = next(c for c in json.load(open(sys.argv[1]))["chapters"] if c["results"])
 g = c["results"][0]
-print(g["file"].rsplit("/", 1)[-1], next(r["line"] for r in g["rows"] if r["variant"] == "optimized"), c["folder"])' "$CHK/data.json" 2>/dev/null)
+print(g["file"].rsplit("/", 1)[-1], next(r["line"] for r in g["rows"] if r["variant"] == "optimized"), c["folder"])' "$DATA" 2>/dev/null)
     read -r row_file row_line row_dir <<<"$row"
     if [ -n "$row" ]; then
         planted "a missing results row" "missing results row" sed -i "${row_line}d" "res/$row_file"
@@ -249,18 +247,39 @@ print(g["file"].rsplit("/", 1)[-1], next(r["line"] for r in g["rows"] if r["vari
     [ -n "$row" ] && echo '// planted: the sources changed after the measurement' >>"$tmp/$row_dir/optimized.cu"
     if [ -z "$row" ]; then
         note "no results: the stale-marking test needs a measured chapter"
-    elif assemble "$tmp" && grep -q '"STALE' "$tmp/out/book.json" && grep -q 'warning: stale' "$tmp/log"; then
+    elif assemble "$tmp" && grep -q '"STALE' "$tmp/book/out/book.json" && grep -q 'warning: stale' "$tmp/log"; then
         pass "the book marks a planted stale row STALE"
     else
         fail "the book does not mark a planted stale row"; sed 's/^/    /' "$tmp/log"
     fi
+    # The stale-row rule (book/check_book.py): a WARNING: line for a person, FAIL: lines in CI.
+    # Run on that chapter's data alone and a stub site: only how the stale rows are reported counts.
+    if [ -n "$row" ] && [ -s "$tmp/book/out/data.json" ]; then
+        mkdir -p "$tmp/site"; echo '<main></main>' >"$tmp/site/index.html"
+        python3 -c 'import json, sys
+d = json.load(open(sys.argv[1])); d["chapters"] = [c for c in d["chapters"] if c["folder"] == sys.argv[3]]
+json.dump(d, open(sys.argv[2], "w"))' "$tmp/book/out/data.json" "$tmp/data.json" "$row_dir"
+        for ci in person true; do
+            CI=$ci python3 book/check_book.py "$tmp/data.json" /dev/null "$tmp/site" "$tmp/site" >"$tmp/$ci.log" 2>&1
+        done
+        if grep -q '^WARNING: chapter .* changed since it was measured' "$tmp/person.log" &&
+           ! grep -q '^FAIL: .* is stale' "$tmp/person.log" &&
+           grep -q '^FAIL: .* is stale' "$tmp/true.log" && ! grep -q '^WARNING: ' "$tmp/true.log"; then
+            pass "a planted stale row is a warning without CI and fails with CI=true (\"$(grep -m 1 '^FAIL: .* is stale' "$tmp/true.log" | cut -c7-120)\")"
+        else
+            fail "the stale-row rule: no WARNING: without CI, or no FAIL: with CI=true:"
+            grep -hE '^(WARNING|FAIL): ' "$tmp/person.log" "$tmp/true.log" | grep -i stale | head -n 5 | sed 's/^/    /'
+        fi
+    fi
     rm -rf "$tmp"
 fi
+}
 
 # --- HTML edition: the layout checks fail on planted defects -----------------------------------
+planted_html() {
 # Copies of the site, each with one defect (a line of CSS appended to its style sheet, or a page,
-# the script or the search index edited), checked on the first chapter's page at 390 px in one
-# browser: each must FAIL the check named beside it.
+# the script or the search index edited), checked on the first chapter's page at 390 px (search
+# only on the copy whose index is planted): each must FAIL the check named beside it.
 if [ -n "$first_ch" ] && [ -f "$OUT/html/ch-$first_ch.html" ]; then
     P=$CHK/planted-html
     page=ch-$first_ch.html
@@ -293,7 +312,10 @@ open(f, "w", encoding="utf-8").write(s)' "$1" "$2" "$page"
 d = json.loads(body.strip().rstrip(";"))
 d["entries"] = [e for e in d["entries"] if d["pages"][e[0]][0] != page]
 s = head + "window.BOOK_INDEX = " + json.dumps(d) + ";\n"'
-    python3 book/html/check.py --widths 390 --pages "$page" "$P"/* >"$CHK/planted-html.log" 2>&1
+    # Search (a second a copy) only where it is the planted defect; that copy's lines get its label.
+    { python3 book/html/check.py --widths 390 --pages "$page" --no-search $(ls -d "$P"/* | grep -v /search-gap$)
+      python3 book/html/check.py --widths 390 --pages "$page" "$P/search-gap" | sed -E 's/^(PASS|FAIL): /&[search-gap] /'
+    } >"$CHK/planted-html.log" 2>&1
     expect() { # NAME CHECK: the planted copy NAME must fail CHECK
         local line; line=$(grep -F "FAIL: [$1] " "$CHK/planted-html.log" | grep -F "$2" | head -n 1)
         if [ -n "$line" ]; then
@@ -315,5 +337,28 @@ s = head + "window.BOOK_INDEX = " + json.dumps(d) + ";\n"'
     expect search-gap "search finds every section"
 fi
 # --- end of the HTML planted-defects block ---
+}
 
+
+# --- The run -------------------------------------------------------------------------------------
+tools >"$CHK/out/1-build" 2>&1 && make_book "$DATA" >>"$CHK/out/1-build" 2>&1 || finish
+# The chapters (two-digit numbers) in the book, for the pictures and planted faults below.
+mapfile -t chapter_nns < <(python3 -c 'import json, sys
+print("\n".join(c["nn"] for c in json.load(open(sys.argv[1]))["chapters"] if c["status"] == "written"))' "$DATA" 2>/dev/null)
+first_ch=${chapter_nns[0]:-}
+# The page where a chapter or the summary starts in the PDF: the first whose first line is its title.
+page_of() { python3 -c 'import re, sys
+pages = open(sys.argv[1], encoding="utf-8", errors="replace").read().split("\f")
+key = re.sub(r"\s+", "", sys.argv[2])
+for i, p in enumerate(pages, 1):
+    head = re.sub(r"\s+", "", next((l for l in p.split("\n") if l.strip()), ""))
+    if len(head) >= 4 and (key.startswith(head) or head.startswith(key)):
+        print(i); break' "$CHK/book.txt" "$1"; }
+section 5-build-fails build_fails   # needs only the data: beside the rest of the build
+build >>"$CHK/out/1-build" 2>&1 || finish
+pdftotext -enc UTF-8 "$OUT/book.pdf" "$CHK/book.txt" 2>/dev/null
+section 2-text text_checks
+section 3-pictures pictures
+section 4-pdf pdf_checks
+section 6-planted-html planted_html
 finish

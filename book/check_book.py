@@ -3,10 +3,11 @@
 
     check_book.py DATA.json BOOK.txt DOM-DIR SITE-DIR [ONE-PAGE.html]
 
-DATA.json is what `scripts/results.py book-json` prints (book/check.sh runs it afresh), BOOK.txt
+DATA.json is what `scripts/results.py book-json` prints (the build's $BOOK_OUT/data.json), BOOK.txt
 the PDF's text (pdftotext), DOM-DIR every page of the HTML edition as Chromium rendered it
 (book/html/check.py --dom), SITE-DIR the site itself (book/out/html), ONE-PAGE.html the one-page
-book.html. Prints one PASS: or FAIL: line per assertion (book/check.sh counts them); exit status 1
+book.html. Prints one PASS: or FAIL: line per assertion (book/check.sh counts them), and outside
+CI a WARNING: line per chapter changed since it was measured (see STRICT); exit status 1
 if any failed, 2 on bad input. Every number is looked up in its own chapter's text, in both
 editions, formatted as the book formats it; every link of every page must reach its page and its
 id. Standard library only."""
@@ -19,6 +20,9 @@ import sys
 import urllib.parse
 
 failed = 0
+# A results row measured from other sources than the chapter's (stale) fails in CI (CI=true); for a
+# person who changed a chapter, for an exercise say, it is one WARNING: line per chapter.
+STRICT = os.environ.get("CI") == "true"
 
 
 def check(ok, what):
@@ -196,9 +200,10 @@ def main(argv):
         for g in c["results"]:
             for r in g["rows"]:
                 where = f"{g['file']}:{r['line']} (chapter {nn} {r['variant']})"
-                check(not r["stale"], f"{where} is fresh" if not r["stale"] else
-                      f"{where} is stale: measured from sources hashed {r['source_hash']}, now "
-                      f"{c['source_hash']}; run make results CHAPTERS={nn}")
+                if not r["stale"] or STRICT:
+                    check(not r["stale"], f"{where} is fresh" if not r["stale"] else
+                          f"{where} is stale: measured from sources hashed {r['source_hash']}, now "
+                          f"{c['source_hash']}; run make results CHAPTERS={nn}")
                 if r["stale"]:
                     check("STALE" in pdf_text, f"the book marks chapter {nn}'s stale row")
                 check(r["check"] == "pass", f"{where} passed its correctness check")
@@ -241,8 +246,16 @@ def main(argv):
     check_links(pages, argv[3], f"HTML edition's {len(pages)} pages")
     if one_page is not None:
         check_links({"book.html": one_page}, None, "one-page book.html")
+    changed = {}
     for s in data["stale"]:
-        check(False, f"{s['file']}:{s['line']}: chapter {s['chapter']} {s['program']} ({s['kind']}) is stale")
+        if STRICT:
+            check(False, f"{s['file']}:{s['line']}: chapter {s['chapter']} {s['program']} ({s['kind']}) is stale")
+        else:
+            changed.setdefault(s["chapter"], []).append(s["kind"])
+    for nn, kinds in changed.items():
+        print(f"WARNING: chapter {nn} changed since it was measured: {len(kinds)} stale row(s) "
+              f"({', '.join(sorted(set(kinds)))}), marked STALE in the book; re-measure it on a GPU "
+              f"(make results CHAPTERS={nn}, make evidence CHAPTERS={nn}); with CI=true this fails")
     return 1 if failed else 0
 
 

@@ -206,9 +206,9 @@ echo "== book"
 if [ -x book/check.sh ]; then
     if command -v pandoc >/dev/null && command -v xelatex >/dev/null; then
         book/check.sh >"$log" 2>&1; rc=$?
-        grep -E '^(PASS|FAIL)' "$log"
+        grep -E '^(PASS|FAIL|WARNING)' "$log"
         p=$(grep -c '^PASS' "$log"); f=$(grep -c '^FAIL' "$log")
-        pass=$((pass + p)); fail=$((fail + f))
+        pass=$((pass + p)); fail=$((fail + f)); warned=$((warned + $(grep -c '^WARNING' "$log")))
         [ $rc -eq 0 ] || [ "$f" -gt 0 ] || { bad "book/check.sh exit $rc"; tail -n 30 "$log"; }
     elif [ "${CI:-}" = true ]; then bad "pandoc/xelatex missing in CI (scripts/install-deps.sh)"
     else skipped "the book: pandoc or xelatex missing (make deps installs them)"; fi
