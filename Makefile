@@ -169,6 +169,12 @@ $(BUILD)/tests/planted-%: tests/planted/planted.cu $(LIBCOMMON) $(FLAGS_STAMP)
 	@mkdir -p $(BUILD)/deps
 	$(NVCC) $(NVCCFLAGS) $(GENCODE) $(WARN) -Xcompiler $(OPENMP) -MMD -MP -MF $(BUILD)/deps/$(@F).d -Icommon -DPLANT=$* $< $(LIBCOMMON) -o $@ $(if $(CUDA_LIB),-Xlinker -rpath=$(CUDA_LIB))
 
+# Every roof on this GPU and the relations between them (tests/roofs/roofs.cu): run it on a GPU
+# after changing common/roofs.cu.
+$(BUILD)/tests/roofs: tests/roofs/roofs.cu $(LIBCOMMON) $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(NVCC) $(NVCCFLAGS) $(GENCODE) $(WARN) -Icommon $< $(LIBCOMMON) -o $@ $(if $(CUDA_LIB),-Xlinker -rpath=$(CUDA_LIB))
+
 -include $(wildcard $(BUILD)/*/*.d)
 
 # --- Run ----------------------------------------------------------------------------------------

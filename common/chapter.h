@@ -37,7 +37,24 @@ enum metric {
     METRIC_FP64,     /* FP64 flops (an FMA is 2) / time, % of the FP64 FMA peak */
     METRIC_FP16,     /* FP16 flops (an FMA is 2, a half2 FMA 4) / time, % of the FP16 peak */
     METRIC_CONVERT,  /* conversions to or from 64-bit types / time, % of their peak */
-    METRIC_INT32     /* 32-bit integer add/multiply-add operations / time, % of their peak */
+    METRIC_INT32,    /* 32-bit integer add/multiply-add operations / time, % of their peak */
+    /* The roofs of issue 20 (common/roofs.h), each measured or derived only by
+     * a program whose metric names it. */
+    METRIC_READ_GBS, /* bytes() / time, % of a read-only stream's rate (read-mostly kernels) */
+    METRIC_L2_GATHER, /* lookups (flops(): one per 4-byte gather) / time, % of random reads
+                       * from a table resident in the L2 */
+    METRIC_L1_GATHER, /* the same, % of random reads from a table resident in the L1 */
+    METRIC_SHARED_LOOKUPS, /* 4-byte shared-memory (or constant) lookups per thread, counted
+                            * per lane (flops()) / time, % of 32 per clock per SM */
+    METRIC_ISSUE,    /* warp instructions executed (flops(): per warp, not per thread, as
+                      * ncu's smsp__inst_executed counts them) / time, % of 4 per clock per SM */
+    METRIC_LINK_H2D, /* host-to-device bytes() / time, % of pinned cudaMemcpyAsync's rate */
+    METRIC_LINK_D2H, /* device-to-host bytes() / time, the same the other way */
+    METRIC_LINK_DUPLEX, /* bytes() of both directions / time, % of both copies at once */
+    METRIC_LAUNCH_STREAM, /* kernel launches (flops()) / time, % of empty kernels launched
+                           * back to back on one stream; in 1e3 launches/s */
+    METRIC_LAUNCH_GRAPH  /* kernel nodes launched (flops()) / time, % of the same empty
+                          * kernels as one CUDA graph; in 1e3 launches/s */
 };
 
 /* What run_variant tells the problem: size, knobs and seed chosen by the user. */
@@ -83,7 +100,8 @@ struct problem {
     /* Download the outputs and compare with the CPU reference. */
     int (*check)(void *data, struct check_report *r);
     /* Work counted for the derived figures (fewest bytes that must move; flops,
-     * or the evaluations or lookups that METRIC_SFU and METRIC_LOOKUPS count). */
+     * or what the metric's comment above says flops() counts: evaluations,
+     * lookups, warp instructions, launches). */
     double (*bytes)(const void *data);
     double (*flops)(const void *data);
     void (*destroy)(void *data);

@@ -7,8 +7,9 @@
     results.py merge FILE [SWEEPS]      move measured rows into results/<gpu>.csv, and the rows
                                         of other configurations into results/sweeps/<gpu>.csv
     results.py stale [--warn]           results, sweeps and evidence: valid, checks passed, hashes
-                                        current; --warn (or --warn-stale): a changed chapter is a
-                                        WARN: line with the command that re-measures it, exit 0
+                                        current, no row above 103% of its roof; --warn (or
+                                        --warn-stale): a changed chapter is a WARN: line with
+                                        the command that re-measures it, exit 0
     results.py merge-evidence FILE --gpu NAME --chapters 7,9 --tools ncu,ptxas,sass
                                         recorded evidence rows replace that GPU's rows of those
                                         chapters and tools in results/evidence/<gpu>.csv
@@ -42,8 +43,8 @@ from guide import evidence as ev                                    # noqa: E402
 from guide import loops                                             # noqa: E402
 from guide import render                                            # noqa: E402
 from guide.book import book_json                                    # noqa: E402
-from guide.model import (COLUMNS, ROOT, Data, ResultsError, gpu_slug, read_results,  # noqa: E402
-                         read_text, read_toc, rel, source_hash, write_rows)
+from guide.model import (COLUMNS, ROOT, Data, ResultsError, gpu_slug, over_roof,  # noqa: E402
+                         read_results, read_text, read_toc, rel, source_hash, write_rows)
 
 
 class Usage(Exception):
@@ -149,6 +150,10 @@ def cmd_stale(args, results_dir):
                     bad += 1
                 elif r["source_hash"] != c.hash:
                     stale.setdefault(c, []).append((where, r["source_hash"], r["gpu"], kind))
+                if over_roof(r):
+                    print(f"FAIL: {where}: {over_roof(r)}; give chapter {c.nn} the roof that "
+                          f"bounds it and re-run `make results CHAPTERS={c.nn}` on a GPU")
+                    bad += 1
     for file, line, c, program, recorded, _ in ev.stale_evidence(data):
         stale.setdefault(c, []).append((f"{file}:{line}: chapter {c.nn} {program}", recorded,
                                         data.gpus().get(os.path.basename(file)[:-4]),
