@@ -196,8 +196,8 @@ def cmd_claims(args, results_dir):
             for claim in spec["claims"]:
                 v = ev.claim_verdict(data, slug, number, claim)
                 kind = ev.claim_kind(data, number, claim)["kind"]
-                what = (f"chapter {c.nn} claim {claim['id']} ({kind}) on {name}: {v['verdict']} "
-                        f"({v['why']})")
+                what = (f"chapter {c.nn} claim {claim['id']} on {name}: {v['verdict']} "
+                        f"({v['why']}) [{kind}]")
                 if (kind, v["verdict"]) in counts:
                     counts[kind, v["verdict"]] += 1
                 if v["verdict"] == ev.HELD:
