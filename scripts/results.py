@@ -14,7 +14,9 @@
                                         recorded evidence rows replace that GPU's rows of those
                                         chapters and tools in results/evidence/<gpu>.csv
     results.py claims                   every chapter's claims and prediction on every GPU;
-                                        exit 1 on a missed or unrecorded claim or stale evidence
+                                        exit 1 on a missed, unrecorded or refused claim (one
+                                        that cannot fail) or stale evidence; each claim is a
+                                        mechanism claim or an observation (git history)
     results.py readme [--check] [DIR...]  rewrite (or verify) the README blocks and inline values
     results.py book-json                the JSON document the book lays out (scripts/guide/book.py)
     results.py compare-chapter FILE     the rows `make chapter-NN` just measured beside each
@@ -181,6 +183,11 @@ def cmd_claims(args, results_dir):
         raise Usage("claims takes no arguments")
     data = Data(results_dir)
     bad, checked = 0, 0
+    counts = {(k, v): 0 for k in (ev.MECHANISM, ev.OBSERVATION) for v in (ev.HELD, ev.MISSED)}
+    h = ev.history.history()
+    if not h.available:
+        print(f"WARN: {h.why}: no claim can be shown to precede its evidence; every claim is "
+              "counted as an observation")
     for file, line, c, program, recorded, now in ev.stale_evidence(data):
         print(f"FAIL: {file}:{line}: chapter {c.nn} {program}: stale evidence (recorded "
               f"{recorded}, sources now {now}); re-run `make evidence CHAPTERS={c.nn}` on a GPU")
@@ -205,7 +212,11 @@ def cmd_claims(args, results_dir):
                 bad += 1
             for claim in spec["claims"]:
                 v = ev.claim_verdict(data, slug, number, claim)
-                what = f"chapter {c.nn} claim {claim['id']} on {name}: {v['verdict']} ({v['why']})"
+                kind = ev.claim_kind(data, number, claim)["kind"]
+                what = (f"chapter {c.nn} claim {claim['id']} on {name}: {v['verdict']} "
+                        f"({v['why']}) [{kind}]")
+                if (kind, v["verdict"]) in counts:
+                    counts[kind, v["verdict"]] += 1
                 if v["verdict"] == ev.HELD:
                     print(f"PASS: {what}")
                     checked += 1
@@ -215,6 +226,10 @@ def cmd_claims(args, results_dir):
                     print(f"FAIL: {what}")
                     bad += 1
                     checked += 1
+    print(f"predictions (mechanism claims, committed before their evidence): "
+          f"{counts[ev.MECHANISM, ev.HELD]} held, {counts[ev.MECHANISM, ev.MISSED]} missed; "
+          f"observed after measuring (not counted as predictions): "
+          f"{counts[ev.OBSERVATION, ev.HELD]} held, {counts[ev.OBSERVATION, ev.MISSED]} missed")
     print(f"{checked} claim verdict(s), {bad} problem(s)")
     return 1 if bad else 0
 

@@ -178,6 +178,13 @@ elif [ $warned -gt 0 ]; then
     warning "READMEs differ from the changed chapters' code and results: \`make readme\` rewrites them"
     grep '^FAIL' "$log" | sed 's/^FAIL: /    /'
 else bad "chapter READMEs are out of date (make readme rewrites them)"; cat "$log"; fi
+# Every claim against the committed evidence of every GPU: a contradicted claim, or one that
+# cannot fail, fails the suite (tests/results/claims_test.sh plants both). A person's changed
+# chapter makes its evidence stale: a warning, like the staleness check's.
+if python3 scripts/results.py claims >"$log" 2>&1; then ok "claims hold on the recorded evidence ($(grep '^predictions' "$log"); $(tail -n 1 "$log"))"
+elif [ $warned -gt 0 ] && ! grep '^FAIL' "$log" | grep -qv 'stale evidence'; then
+    warning "claims read stale evidence of the changed chapters: re-measure them on a GPU"
+else bad "claims fail on the recorded evidence"; grep -E '^(FAIL|WARN)' "$log"; tail -n 1 "$log"; fi
 # The staleness check must catch a changed source: plant one in a copy, strict and for a person.
 if [ ${#chapters[@]} -gt 0 ] && ls results/*.csv >/dev/null 2>&1; then
     cp -r scripts chapters results book "$tmp"/

@@ -48,8 +48,10 @@ library, or a configuration such as "optimized[--min-blocks 4]".
     "prediction": {"speedup": [lo, hi], "because": "...",
                    "verdicts": {slug: {"verdict": "held|missed|not measured",
                                        "speedup": x | null}}} | null,
-    "claims": [{"id", "says", "value", "holds",
-                "verdicts": {slug: {"verdict": "held|missed|not recorded|undefined",
+    "claims": [{"id", "says", "value", "holds", "symmetric": "why it holds both ways" | null,
+                "kind": {"kind": "mechanism|observation", "committed": date | null,
+                         "first_recorded": date | null, "why": "..."},
+                "verdicts": {slug: {"verdict": "held|missed|not recorded|undefined|refused",
                                     "values": {program: number}, "why": "..."}}}]
   }],
   "summary": [{"nn", "title", "speedups": {slug: {"speedup": x, "stale": bool,
@@ -329,6 +331,7 @@ def chapter_doc(data, c):
             for s in data.results if data.chapter_rows(s, c.number)})
     for claim in spec["claims"] if spec else []:
         doc["claims"].append({k: claim[k] for k in ("id", "says", "value", "holds")} | {
+            "symmetric": claim.get("symmetric"), "kind": ev.claim_kind(data, c.number, claim),
             "verdicts": {s: ev.claim_verdict(data, s, c.number, claim) for s in gpus}})
     return doc
 

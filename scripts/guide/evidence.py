@@ -12,7 +12,8 @@ import os
 import re
 import tomllib
 
-from .model import ResultsError, VARIANTS, check_gpu, check_identity, read_text, rel
+from . import history
+from .model import ResultsError, VARIANTS, check_gpu, check_identity, gpu_slug, read_text, rel
 
 COLUMNS = ("chapter,slug,variant,options,gpu,cc,arch,size,tool,metric,value,unit,"
            "source_hash,commit,date").split(",")
@@ -38,8 +39,10 @@ ARITH = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Add, ast.Sub, ast.Mult, ast
 COMPARE = {ast.GtE: lambda a, b: a >= b, ast.LtE: lambda a, b: a <= b,
            ast.Gt: lambda a, b: a > b, ast.Lt: lambda a, b: a < b, ast.Eq: lambda a, b: a == b}
 
-HELD, MISSED, NOT_RECORDED, UNDEFINED, NOT_MEASURED = (
-    "held", "missed", "not recorded", "undefined", "not measured")
+HELD, MISSED, NOT_RECORDED, UNDEFINED, NOT_MEASURED, REFUSED = (
+    "held", "missed", "not recorded", "undefined", "not measured", "refused")
+MECHANISM, OBSERVATION = "mechanism", "observation"
+PART_NOISE = 1.03        # a part may read up to 3% above its whole (the timing noise) and no more
 
 
 def norm_options(text):
@@ -199,15 +202,33 @@ def parse_value(text, what):
 
 
 def parse_holds(text, what):
-    tree, names = _parse(text, PROGRAM_REF, ARITH + (ast.Compare,) + tuple(COMPARE), what)
+    """One comparison, a chain of them (0.5 < naive <= 15), or comparisons joined by `and`
+    (a claim that states both sides: naive >= 1 and optimized == 0)."""
+    tree, names = _parse(text, PROGRAM_REF, ARITH + (ast.Compare, ast.BoolOp, ast.And)
+                         + tuple(COMPARE), what)
     body = tree.body
-    if not isinstance(body, ast.Compare) or len(body.ops) != 1:
-        raise ResultsError(f"{what}: '{text}' must be one comparison (>=, <=, >, <, ==)")
-    if any(isinstance(n, ast.Compare) for n in ast.walk(body.left)) or \
-       any(isinstance(n, ast.Compare) for n in ast.walk(body.comparators[0])):
-        raise ResultsError(f"{what}: '{text}' must be one comparison")
+    parts = body.values if isinstance(body, ast.BoolOp) else [body]
+    if not isinstance(body, (ast.Compare, ast.BoolOp)) or \
+       not all(isinstance(p, ast.Compare) for p in parts):
+        raise ResultsError(f"{what}: '{text}' must be a comparison (>=, <=, >, <, ==), "
+                           "or comparisons joined by 'and'")
+    for p in parts:
+        if any(isinstance(n, (ast.Compare, ast.BoolOp)) for x in [p.left, *p.comparators]
+               for n in ast.walk(x)):
+            raise ResultsError(f"{what}: '{text}': a comparison inside arithmetic")
     programs = {k: program_name(v, norm_options(o or "")) for k, (v, o) in names.items()}
     return body, programs
+
+
+def _compare(body, env):
+    """(holds, 'left vs. right; ...') of a parsed `holds`. Raises ZeroDivisionError."""
+    ok, said = True, []
+    for p in (body.values if isinstance(body, ast.BoolOp) else [body]):
+        sides = [_eval(x, env) for x in [p.left, *p.comparators]]
+        for op, a, b in zip(p.ops, sides, sides[1:]):
+            ok = ok and COMPARE[type(op)](a, b)
+            said.append(f"{a:.4g} vs. {b:.4g}")
+    return ok, "; ".join(said)
 
 
 # ---- evidence.toml ----------------------------------------------------------------------
@@ -296,18 +317,43 @@ def read_spec(chapter):
         raise ResultsError(f"{name}: no claims: each is a [[claim]] table")
     for i, c in enumerate(claims, start=1):
         what = f"{name}: claim {c.get('id', i)}"
-        for key in ("id", "says", "value", "holds"):
+        if not isinstance(c, dict):
+            raise ResultsError(f"{what}: claims are [[claim]] tables")
+        shared = ("part" in c or "whole" in c)
+        for key in ("id", "says", "holds") + (("part", "whole") if shared else ("value",)):
             if not isinstance(c.get(key), str) or not c[key].strip():
                 raise ResultsError(f"{what}: '{key}' is missing (a string)")
-        extra = set(c) - {"id", "says", "value", "holds"}
+        extra = set(c) - {"id", "says", "value", "holds", "part", "whole", "symmetric"}
         if extra:
             raise ResultsError(f"{what}: unknown key(s) {', '.join(sorted(extra))}")
+        if shared and "value" in c:
+            raise ResultsError(f"{what}: a claim about a part of a whole has 'part' and 'whole' "
+                               "(its value is part / whole), not 'value'")
+        if "symmetric" in c and (not isinstance(c["symmetric"], str) or not c["symmetric"].strip()):
+            raise ResultsError(f"{what}: 'symmetric' is the reason the claim holds both ways "
+                               "(a sentence)")
         if any(x["id"] == c["id"] for x in spec["claims"]):
             raise ResultsError(f"{what}: the id is used twice")
+        c = dict(c, _key=history.claim_key(c))
+        if shared:
+            c["value"] = f"({c['part']}) / ({c['whole']})"
+            c["_part"], c["_whole"] = parse_value(c["part"], what), parse_value(c["whole"], what)
         value = parse_value(c["value"], what)
+        if not shared and _share_of_time(value):
+            raise ResultsError(f"{what}: '{c['value']}' is a share of the program's time: "
+                               "declare 'part' and 'whole' so that both sides are checked")
         holds = parse_holds(c["holds"], what)
         spec["claims"].append(dict(c, _value=value, _holds=holds))
     return spec
+
+
+def _share_of_time(parsed):
+    """A value X / (... result:median_us ...): a part of the program's time, by its form."""
+    tree, names = parsed
+    body = tree.body
+    return (isinstance(body, ast.BinOp) and isinstance(body.op, ast.Div) and
+            any(isinstance(n, ast.Name) and names[n.id] == ("result", "median_us")
+                for n in ast.walk(body.right)))
 
 
 # ---- evaluation -------------------------------------------------------------------------
@@ -356,24 +402,147 @@ def program_value(data, slug, number, parsed, program):
 
 
 def claim_verdict(data, slug, number, claim):
-    """{'verdict', 'values' (program -> value), 'why'} of one claim on one GPU."""
+    """{'verdict', 'values' (program -> value), 'why'} of one claim on one GPU. A claim that
+    holds but could not have failed (claim_problems) is 'refused'."""
     body, programs = claim["_holds"]
     values = {}
     try:
         for p in dict.fromkeys(programs.values()):
             values[p] = program_value(data, slug, number, claim["_value"], p)
+        for p in values if "_part" in claim else []:
+            part = program_value(data, slug, number, claim["_part"], p)
+            whole = program_value(data, slug, number, claim["_whole"], p)
+            if not part <= PART_NOISE * whole:
+                return {"verdict": MISSED, "values": values,
+                        "why": f"{p}: the part ({claim['part']}) {part:.4g} is more than the whole "
+                               f"({claim['whole']}) {whole:.4g}, beyond the 3% of noise"}
     except Missing as e:
         return {"verdict": NOT_RECORDED, "values": values, "why": f"nothing recorded for {e}"}
     except ZeroDivisionError:
         return {"verdict": UNDEFINED, "values": values, "why": "division by zero"}
     env = {k: values[p] for k, p in programs.items()}
     try:
-        left, right = _eval(body.left, env), _eval(body.comparators[0], env)
+        ok, said = _compare(body, env)
     except ZeroDivisionError:
         return {"verdict": UNDEFINED, "values": values, "why": "division by zero"}
-    ok = COMPARE[type(body.ops[0])](left, right)
+    problems = claim_problems(data, slug, number, claim, values) if ok else []
+    if problems:
+        return {"verdict": REFUSED, "values": values, "why": "; ".join(problems)}
     return {"verdict": HELD if ok else MISSED, "values": values,
-            "why": f"{claim['holds']}: {left:.4g} vs. {right:.4g}"}
+            "why": f"{claim['holds']}: {said}"}
+
+
+# ---- claims that can fail -----------------------------------------------------------------
+
+def counterpart(program):
+    """naive[o] <-> optimized[o]; a library program has none (itself)."""
+    variant, _, rest = program.partition("[")
+    other = {"naive": "optimized", "optimized": "naive"}.get(variant, variant)
+    return other + ("[" + rest if rest else "")
+
+
+def zero_test(claim, values):
+    """'left vs. right; ...' if the claim holds whichever one of its programs reads nothing
+    (all that program's values zero, the others as measured), else None. naive >= 4 *
+    optimized with a measured optimized of 0 holds at naive 0 too: it holds for any naive.
+    (Zeroing every program at once would refuse every naive >= k * optimized at 0 >= 0, where
+    the two are equal: that case is the swap test's.) A claim about one program against a
+    constant must fail with that program at zero: optimized == 0 alone cannot fail on a
+    counter that reads nothing."""
+    tree, names = claim["_value"]
+    body, programs = claim["_holds"]
+    try:
+        zero = _eval(tree, {k: 0.0 for k in names})
+    except ZeroDivisionError:
+        return None
+    said = []
+    for p in values:
+        env = {k: zero if q == p else values[q] for k, q in programs.items()}
+        try:
+            ok, s = _compare(body, env)
+        except ZeroDivisionError:
+            return None
+        if not ok:
+            return None
+        said.append(f"{p} at 0: {s}")
+    return "; ".join(said)
+
+
+def swap_test(data, slug, number, claim, values):
+    """'left vs. right' if the claim still holds with its programs swapped, else None (also
+    where the swap cannot be evaluated). Two programs: their values are exchanged (naive
+    against optimized, or naive[--literal 1] against naive). One program, or more than two:
+    each is read on its counterpart (naive[o] <-> optimized[o]); a claim about the optimized
+    program against a constant must fail on the naive program. Where a counterpart has nothing
+    recorded (a host figure only one program measures) the swap cannot be made, and only the
+    zero test applies."""
+    body, programs = claim["_holds"]
+    names = list(values)
+    if len(names) == 2:
+        swapped = {names[0]: values[names[1]], names[1]: values[names[0]]}
+    else:
+        swapped = {}
+        for p in names:
+            q = counterpart(p)
+            try:
+                swapped[p] = values[q] if q in values else \
+                    program_value(data, slug, number, claim["_value"], q)
+            except (Missing, ZeroDivisionError):
+                return None
+        if all(counterpart(p) == p for p in names):
+            return None
+    try:
+        ok, said = _compare(body, {k: swapped[p] for k, p in programs.items()})
+    except ZeroDivisionError:
+        return None
+    return said if ok else None
+
+
+def claim_problems(data, slug, number, claim, values):
+    """Why a claim that holds here cannot tell the mechanism apart: it holds with every value
+    at zero (no exemption: restate it against a nonzero floor, or state both sides), or it holds
+    with naive and optimized swapped (unless it says why it holds both ways: symmetric = "...")."""
+    out = []
+    z = zero_test(claim, values)
+    if z is not None:
+        out.append(f"it holds whichever program reads zero ({z}): it cannot fail on a counter "
+                   "that reads nothing; compare with a nonzero floor or state both sides")
+    if "symmetric" not in claim:
+        s = swap_test(data, slug, number, claim, values)
+        if s is not None:
+            out.append(f"it still holds with naive and optimized swapped ({s}): it cannot tell "
+                       "them apart; state the difference, or say why it holds both ways "
+                       "(symmetric = \"...\")")
+    return out
+
+
+def claim_reads(claim):
+    """(tool, metric) of every number the claim reads."""
+    return {names for names in claim["_value"][1].values()}
+
+
+def claim_kind(data, number, claim):
+    """{'kind': mechanism | observation, 'committed', 'first_recorded' (ISO dates or None),
+    'why'}: a mechanism claim was committed, in its current form, before the first number it
+    reads was recorded on any GPU (scripts/guide/history.py)."""
+    if "_kind" in claim:
+        return claim["_kind"]
+    h = history.history()
+    spec = data.specs.get(number) or {}
+    committed = h.committed(spec.get("path"), claim["_key"]) if h.available else None
+    first = h.first_recorded(number, claim_reads(claim)) if h.available else None
+    iso = (lambda d: d.isoformat().replace("+00:00", "Z") if d else None)
+    if not h.available:
+        kind, why = OBSERVATION, h.why
+    elif committed is None:
+        kind, why = OBSERVATION, "not committed in this form"
+    elif first is None or committed < first:
+        kind, why = MECHANISM, "committed before the first number it reads was recorded"
+    else:
+        kind, why = OBSERVATION, "committed after the first number it reads was recorded"
+    claim["_kind"] = {"kind": kind, "committed": iso(committed), "first_recorded": iso(first),
+                      "why": why}
+    return claim["_kind"]
 
 
 def speedup(data, slug, number):

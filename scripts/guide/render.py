@@ -172,11 +172,20 @@ def verdict_lines(data, slug, c):
         lo, hi = p["range"]
         got = f"measured {p['speedup']:.2f}x" if p["speedup"] else "not measured"
         out.append(f"- prediction: speedup {lo:g}x to {hi:g}x; {got}: **{p['verdict']}**")
+    observed = []
     for claim in spec["claims"]:
         v = ev.claim_verdict(data, slug, c.number, claim)
         vals = ", ".join(f"{p} {sig3(x)}" for p, x in v["values"].items())
-        out.append(f"- claim `{claim['id']}`: {claim['says']} (`{claim['holds']}`"
-                   f"{'; ' + vals if vals else ''}): **{v['verdict']}**")
+        line = (f"- claim `{claim['id']}`: {claim['says']} (`{claim['holds']}`"
+                f"{'; ' + vals if vals else ''}): **{v['verdict']}**")
+        if "symmetric" in claim:
+            line += f" (holds both ways by design: {claim['symmetric']})"
+        kind = ev.claim_kind(data, c.number, claim)["kind"]
+        (observed if kind == ev.OBSERVATION else out).append(line)
+    if observed:
+        out.append("- observed after measuring (claims written or changed after the numbers they "
+                   "read were recorded; checked, not counted as predictions):")
+        out.extend("  " + line for line in observed)
     return out
 
 

@@ -49,4 +49,6 @@ python3 tests/results/compare_test.py || fail=1
 tests/results/measure_test.sh || fail=1
 # The evidence producer's parsers (ncu, ptxas, cuobjdump, host lines) and merge-evidence.
 tests/results/evidence_test.sh | grep -E '^(PASS|FAIL)' ; [ "${PIPESTATUS[0]}" -eq 0 ] || fail=1
+# results.py claims on copies of the real data with planted faults; mechanism vs observation.
+tests/results/claims_test.sh || fail=1
 exit $fail

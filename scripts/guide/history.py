@@ -1,0 +1,165 @@
+"""When each claim was committed, and when the data it reads was first recorded: git history.
+
+A claim is a *mechanism* claim only if its current text (the keys that decide its verdict:
+value or part and whole, and holds) was committed before the first evidence or results row it
+reads was recorded, on any GPU: after that its author could have seen the numbers. A claim
+changed since, renamed-and-changed, or not committed at all is an *observation*.
+
+Two `git log -p` runs, whatever the number of chapters (well under a second):
+- chapters/*/evidence.toml with whole-file context: for every commit, each file's text before
+  and after; a commit *introduces* a claim text when the text is in the file after it and was
+  not before. The claim's date is the last commit that introduced its current text (a text
+  that left and came back counts from its return).
+- results/ with no context: every row ever added, with its own recording date (the row's
+  `date` column, the moment the measurement existed). The first date of a (chapter, tool,
+  metric) on any GPU is when that number could first be seen; a results row (result:FIELD)
+  counts per chapter.
+Merges are not read (their changes are their parents' commits'). The commit date (%cI) is
+used: a rebase makes a claim later, never earlier.
+
+Without history (not a git clone, git missing, or a shallow clone whose history is cut), no
+claim can be shown to precede its evidence: every claim is an observation, and `claims` says so
+in one line. CI runs on a full clone."""
+
+import datetime
+import os
+import re
+import subprocess
+import tomllib
+
+from .model import ROOT
+
+DATE = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
+TOOLS = ("ncu", "ptxas", "sass", "host")
+
+
+def _git(*args):
+    try:
+        p = subprocess.run(["git", "-C", ROOT, *args], capture_output=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return p.stdout.decode("utf-8", "replace") if p.returncode == 0 else None
+
+
+def parse_date(text):
+    """An ISO 8601 date (git's %cI or a row's ...Z) as an aware datetime; None if it is not one."""
+    try:
+        d = datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return d if d.tzinfo else None
+
+
+def _commits(log):
+    """(date, [(path, old lines, new lines)]) of each commit of `git log -p --format=%x00%cI`."""
+    for chunk in log.split("\0")[1:]:
+        head, _, body = chunk.partition("\n")
+        date = parse_date(head.strip())
+        files = []
+        for part in re.split(r"^diff --git ", body, flags=re.M)[1:]:
+            path, old, new, inside = None, [], [], False
+            for line in part.split("\n"):
+                if not inside:
+                    if line.startswith("+++ "):
+                        path = line[6:] if line.startswith("+++ b/") else None
+                    elif line.startswith("@@"):
+                        inside = True
+                    continue
+                if line.startswith("@@"):
+                    continue
+                tag, text = line[:1], line[1:]
+                if tag in (" ", "-"):
+                    old.append(text)
+                if tag in (" ", "+"):
+                    new.append(text)
+            if path:
+                files.append((path, old, new))
+        yield date, files
+
+
+def claim_key(table):
+    """What decides a claim's verdict; `says` and `symmetric` are words about it."""
+    return tuple((k, " ".join(str(table.get(k, "")).split()))
+                 for k in ("value", "part", "whole", "holds"))
+
+
+def _claim_keys(lines):
+    try:
+        doc = tomllib.loads("\n".join(lines))
+    except (tomllib.TOMLDecodeError, UnicodeError):
+        return set()
+    claims = doc.get("claim", [])
+    return {claim_key(c) for c in claims if isinstance(c, dict)} if isinstance(claims, list) else set()
+
+
+class History:
+    """available: False where there is no usable history (then every claim is an observation,
+    and `why` says why in one line)."""
+
+    def __init__(self):
+        self.available, self.why = False, None
+        self.introduced = {}          # (evidence.toml path, claim key) -> last date introduced
+        self.first_seen = {}          # (chapter, tool, metric) or (chapter, "result") -> date
+        shallow = _git("rev-parse", "--is-shallow-repository")
+        if shallow is None:
+            self.why = "no git history here (not a git clone, or no git)"
+            return
+        if shallow.strip() == "true":
+            self.why = "a shallow git clone: its history is cut"
+            return
+        log = _git("log", "-p", "-U1000000", "--no-color", "--no-ext-diff", "--no-renames",
+                   "--format=%x00%cI", "--", "chapters/*/evidence.toml")
+        data = _git("log", "-p", "-U0", "--no-color", "--no-ext-diff", "--no-renames", "-a",
+                    "--format=%x00%cI", "--", "results/")
+        if log is None or data is None:
+            self.why = "git log failed"
+            return
+        self.available = True
+        for date, files in _commits(log):
+            for path, old, new in files:
+                for key in _claim_keys(new) - _claim_keys(old):
+                    k = (path, key)
+                    if date and (k not in self.introduced or date > self.introduced[k]):
+                        self.introduced[k] = date
+        for _, files in _commits(data):
+            for path, _, new in files:
+                evidence = path.startswith("results/evidence/")
+                for line in new:
+                    fields = line.split(",")
+                    if not fields[0].isdigit():
+                        continue
+                    dates = [parse_date(f) for f in fields if DATE.fullmatch(f)]
+                    if not dates or dates[-1] is None:
+                        continue
+                    chapter = int(fields[0])
+                    if evidence:
+                        at = next((i for i in range(1, len(fields) - 1) if fields[i] in TOOLS), None)
+                        if at is None:
+                            continue
+                        k = (chapter, fields[at], fields[at + 1])
+                    else:
+                        k = (chapter, "result")
+                    if k not in self.first_seen or dates[-1] < self.first_seen[k]:
+                        self.first_seen[k] = dates[-1]
+
+    def committed(self, spec_path, key):
+        """The date the claim text of claim_key() `key` was last committed; None if never."""
+        return self.introduced.get((spec_path, key))
+
+    def first_recorded(self, number, reads):
+        """The first recording date of any number the claim reads: reads is a set of
+        (tool, metric), tool 'result' for a results field. None if none was ever recorded."""
+        dates = [self.first_seen.get((number, "result") if t == "result" else (number, t, m))
+                 for t, m in reads]
+        dates = [d for d in dates if d]
+        return min(dates) if dates else None
+
+
+_HISTORY = {}
+
+
+def history():
+    """One History per process (the repository does not change while a command runs)."""
+    if ROOT not in _HISTORY:
+        _HISTORY[ROOT] = History()
+    return _HISTORY[ROOT]

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# `results.py claims` on copies of the real data, each with one planted fault that it must
+# report (exit 1, the claim named), and the mechanism/observation split from git history.
+# Prints PASS:/FAIL: lines; exits 1 if any failed. No GPU needed.
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+pass() { echo "PASS: $*"; }
+failed() { echo "FAIL: $*"; fail=1; }
+export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@t GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@t
+# A copy of the real data with a history of one commit at DATE: claims committed then.
+copy() { # DIR DATE
+    mkdir -p "$1" && cp -r scripts chapters results book "$1"/
+    git -C "$1" init -q && git -C "$1" add -A \
+        && GIT_AUTHOR_DATE=$2 GIT_COMMITTER_DATE=$2 git -C "$1" commit -qm copy
+}
+claims() { python3 "$1"/scripts/results.py claims >"$tmp/out" 2>&1; echo $? >"$tmp/rc"; }
+expect() { # WHAT PATTERN: exit 1 and a FAIL line matching PATTERN
+    if [ "$(cat "$tmp/rc")" = 1 ] && grep -qE "^FAIL: $2" "$tmp/out"; then pass "$1"
+    else failed "$1 (exit $(cat "$tmp/rc"))"; grep -E "$2|problem" "$tmp/out" | tail -n 3; fi
+}
+add_claim() { # DIR NN TOML: a claim appended to chapter NN's evidence.toml
+    printf '\n[[claim]]\n%s\n' "$3" >>"$(ls -d "$1"/chapters/"$2"-*)/evidence.toml"
+}
+counts() { sed -n 's/^predictions (mechanism[^:]*: \([0-9]*\) held.*: \([0-9]*\) held, .*/\1 \2/p' "$tmp/out"; }
+
+# A claim the evidence contradicts: ch29's naive program made to issue one instruction.
+d=$tmp/contradicted; copy "$d" 2020-01-01T00:00:00Z
+sed -i '/^29,.*,naive,,.*,ncu,smsp__inst_executed.sum,/s/,smsp__inst_executed.sum,[0-9.e+]*,/,smsp__inst_executed.sum,1,/' "$d"/results/evidence/*.csv
+claims "$d"; expect "a claim the evidence contradicts fails claims" "chapter 29 claim instructions .*: missed"
+# A claim that holds both ways, without saying why: ch16's same-dram-bytes without 'symmetric'.
+d=$tmp/swapped; copy "$d" 2020-01-01T00:00:00Z
+sed -i '/^symmetric = /d' "$(ls -d "$d"/chapters/16-*)/evidence.toml"
+claims "$d"; expect "a claim that holds with naive and optimized swapped is refused" \
+    "chapter 16 claim same-dram-bytes .*refused \(it still holds with naive and optimized swapped"
+# naive >= 4 * optimized where the optimized program reads 0 (the old ch29 xu-pipe).
+d=$tmp/zero; copy "$d" 2020-01-01T00:00:00Z
+add_claim "$d" 29 'id = "planted-zero"
+says = "planted"
+value = "ncu:sm__inst_executed_pipe_xu.sum"
+holds = "naive >= 4 * optimized"'
+claims "$d"; expect "a claim that holds whichever program reads zero is refused" \
+    "chapter 29 claim planted-zero .*refused \(it holds whichever program reads zero"
+# A part ten times the allocation time, against the whole program: the share still >= 0.4.
+d=$tmp/part; copy "$d" 2020-01-01T00:00:00Z
+add_claim "$d" 36 'id = "planted-part"
+says = "planted"
+part = "(host:malloc_us + host:free_us) * host:iterations * 10"
+whole = "result:median_us"
+holds = "naive >= 0.4"
+symmetric = "planted"'
+claims "$d"; expect "a part larger than its whole is refused" \
+    "chapter 36 claim planted-part .*missed \(naive: the part .* is more than the whole"
+# A share of the time written as one value, without part and whole: refused when read.
+d=$tmp/share; copy "$d" 2020-01-01T00:00:00Z
+add_claim "$d" 36 'id = "planted-share"
+says = "planted"
+value = "host:malloc_us / result:median_us"
+holds = "naive >= 0"'
+claims "$d"
+if [ "$(cat "$tmp/rc")" = 1 ] && grep -q "planted-share.*declare 'part' and 'whole'" "$tmp/out"; then
+    pass "a share of the time without part and whole is refused"
+else failed "a share of the time without part and whole was taken"; tail -n 2 "$tmp/out"; fi
+
+# Mechanism or observation: claims committed before the evidence was recorded are predictions;
+# one changed after it is an observation, and no longer counted as a held prediction.
+d=$tmp/history; copy "$d" 2020-01-01T00:00:00Z
+claims "$d"; read -r m0 o0 < <(counts)
+sed -i 's/^holds = "naive >= 1.5 \* optimized"$/holds = "naive >= 1.45 * optimized"/' \
+    "$(ls -d "$d"/chapters/29-*)/evidence.toml"
+git -C "$d" commit -qam later
+claims "$d"; read -r m1 o1 < <(counts)
+if [ "${o0:-x}" = 0 ] && grep -q "^PASS: chapter 29 claim instructions on .*\[observation\]$" "$tmp/out" \
+    && [ "$m1" -lt "$m0" ] && [ "$o1" -gt 0 ] && [ $((m0 + o0)) -eq $((m1 + o1)) ]; then
+    pass "a claim changed after its evidence is an observation, not a held prediction ($m0 -> $m1 predictions held)"
+else failed "mechanism/observation: before ${m0:-?}/${o0:-?}, after ${m1:-?}/${o1:-?}"; grep "29 claim instructions" "$tmp/out" | head -n 2; fi
+# Without history every claim is an observation, said in one line.
+rm -rf "$d/.git"
+claims "$d"; read -r m2 o2 < <(counts)
+if grep -q "^WARN: no git history" "$tmp/out" && [ "${m2:-x}" = 0 ] && [ "${o2:-0}" -gt 0 ]; then
+    pass "without git history every claim is an observation, said in one line"
+else failed "without git history: ${m2:-?} predictions held"; head -n 2 "$tmp/out"; fi
+exit $fail
