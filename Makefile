@@ -87,7 +87,7 @@ help:
 	@echo "  WERROR     1: warnings are errors (make test and CI set it)"
 	@echo "  CFLAGS     gcc's flags for the host C of common/"
 	@echo "  TEST_JOBS  programs make test and make sanitize run side by side (default: one per core)"
-	@echo "how long the loops took, as timed on the machines named (results/loops.csv):"
+	@echo "how long the loops took, as timed on the machines named (results/loops/times.csv):"
 	@python3 scripts/results.py loops | sed 's/^/  /'
 
 # --- Fail fast: what a target needs, checked before anything is built ---------------------------

@@ -23,7 +23,7 @@
                                         reference GPU's (scripts/guide/compare.py)
     results.py run-times                chapter number and milliseconds per program run on the
                                         reference GPUs (make results' estimate of the time left)
-    results.py loops                    how long each loop took (results/loops.csv), for make help
+    results.py loops                    how long each loop took (results/loops/times.csv), for make help
     results.py record-loop LOOP SECONDS MACHINE COMMIT
                                         record one loop's time (scripts/time-loop.sh calls it)
     results.py compare [--gpu NAME]     `make compare`: every chapter, this GPU (nvidia-smi's,

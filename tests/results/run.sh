@@ -20,22 +20,22 @@ sed 's/,rate,rate_unit,/,gbs,gflops,/' common/results.c >"$tmp/planted.c"
 if [ "$(header_of "$tmp/planted.c")" != "$want" ]; then echo "PASS: a column renamed in C alone is noticed"
 else echo "FAIL: a column renamed in C alone went unnoticed"; fail=1; fi
 
-# results/loops.csv (how long the loops take, for make help and the README): a recorded time is
+# results/loops/times.csv (how long the loops take, for make help and the README): a recorded time is
 # shown; each planted fault is one line naming the line and column, and exit 1.
 d=$tmp/loops; mkdir -p "$d"
 python3 scripts/results.py record-loop "make test" 271 "NVIDIA H100 80GB HBM3, 16 cores" abc1234 --results-dir "$d" >/dev/null
 if python3 scripts/results.py loops --results-dir "$d" | grep -q '^`make test`.*: 4 min 31 s on NVIDIA H100 80GB HBM3, 16 cores'; then
     echo "PASS: a recorded loop time is shown by results.py loops (make help)"
 else echo "FAIL: a recorded loop time is not shown"; fail=1; fi
-cp "$d/loops.csv" "$d/good.csv"
+cp "$d/loops/times.csv" "$d/good.csv"
 for plant in 's/,271,/,1e300,/|column seconds' 's/,271,/,-3,/|column seconds' 's/Z$//|column date' \
              's/^make test,/make tests,/|column loop' 's/,abc1234,/,x;rm,/|column commit'; do
-    sed "2${plant%%|*}" "$d/good.csv" >"$d/loops.csv"
+    sed "2${plant%%|*}" "$d/good.csv" >"$d/loops/times.csv"
     out=$(python3 scripts/results.py loops --results-dir "$d" 2>&1); rc=$?
-    if [ $rc -eq 1 ] && grep -q "loops.csv:2: ${plant#*|}" <<<"$out"; then echo "PASS: loops.csv with '${plant%%|*}' refused: $out"
+    if [ $rc -eq 1 ] && grep -q "times.csv:2: ${plant#*|}" <<<"$out"; then echo "PASS: loops.csv with '${plant%%|*}' refused: $out"
     else echo "FAIL: loops.csv with '${plant%%|*}': exit $rc: $out"; fail=1; fi
 done
-{ cat "$d/good.csv"; printf 'make book,x,\xff,y,z\n'; } >"$d/loops.csv"
+{ cat "$d/good.csv"; printf 'make book,x,\xff,y,z\n'; } >"$d/loops/times.csv"
 out=$(python3 scripts/results.py loops --results-dir "$d" 2>&1); rc=$?
 if [ $rc -eq 1 ] && grep -q 'not UTF-8' <<<"$out"; then echo "PASS: a non-UTF-8 byte in loops.csv refused: $out"
 else echo "FAIL: a non-UTF-8 byte in loops.csv: exit $rc: $out"; fail=1; fi
