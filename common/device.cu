@@ -1,4 +1,5 @@
 #include "device.h"
+#include "mix32.h"
 #include "chapter.h"
 #include "cuda_check.h"
 #include "flush.h"
@@ -145,17 +146,6 @@ double gpu_copy_roof_gbs(const struct gpu_info *g)
     return 2.0 * bytes / (st.median * 1e-3) / 1e9;
 }
 
-/* A well-mixed 32-bit hash (Wellons' lowbias32): consecutive i land on
- * unrelated sectors, with no index array to read. */
-__device__ static unsigned mix32(unsigned x)
-{
-    x ^= x >> 16;
-    x *= 0x7feb352du;
-    x ^= x >> 15;
-    x *= 0x846ca68bu;
-    x ^= x >> 16;
-    return x;
-}
 
 /* Each lookup reads one word of a random sector. The loads do not depend on
  * each other, so the unrolled loop keeps several in flight per thread; the

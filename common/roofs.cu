@@ -1,4 +1,5 @@
 #include "roofs.h"
+#include "mix32.h"
 #include "cuda_check.h"
 #include "flush.h"
 
@@ -117,16 +118,6 @@ double gpu_read_roof_gbs(const struct gpu_info *g)
 
 /* --- cached random gather ------------------------------------------------ */
 
-/* Wellons' lowbias32: unrelated seeds for neighbouring threads. */
-__device__ static unsigned seed_of(unsigned x)
-{
-    x ^= x >> 16;
-    x *= 0x7feb352du;
-    x ^= x >> 15;
-    x *= 0x846ca68bu;
-    x ^= x >> 16;
-    return x;
-}
 
 enum { GATHER_UNROLL = 8, GATHER_ROUNDS = 64 };
 
@@ -136,7 +127,7 @@ enum { GATHER_UNROLL = 8, GATHER_ROUNDS = 64 };
  * depend on each other, so eight are in flight per thread. */
 __global__ void gather_kernel(const float *table, unsigned shift, float *sink)
 {
-    unsigned x = seed_of(blockIdx.x * blockDim.x + threadIdx.x);
+    unsigned x = mix32(blockIdx.x * blockDim.x + threadIdx.x);
     float acc = 0.0f;
     for (int r = 0; r < GATHER_ROUNDS; r++) {
 #pragma unroll
