@@ -39,9 +39,11 @@ gpu_identity() {
 # items' order, as soon as it and every item before it are done, and its PASS:/FAIL: lines are
 # added to the caller's `pass` and `fail`.
 run_each() {
-    local fn=$1 out i=0 next=0 n=$(($# - 1)) p f most=${TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
+    local fn=$1 threads out i=0 next=0 n=$(($# - 1)) p f most=${TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
     shift
     case $most in '' | *[!0-9]* | 0) echo "error: TEST_JOBS='$most' is not a positive number" >&2; return 2 ;; esac
+    threads=$(( $(nproc 2>/dev/null || echo 2) / most )); [ "$threads" -ge 1 ] || threads=1
+    [ -z "${OMP_NUM_THREADS:-}" ] || threads=$OMP_NUM_THREADS
     out=$(mktemp -d)
     flush() {
         while [ $next -lt $n ] && [ -e "$out/$next.done" ]; do
@@ -53,7 +55,11 @@ run_each() {
     }
     for item in "$@"; do
         while [ "$(jobs -rp | wc -l)" -ge "$most" ]; do wait -n; flush; done
-        (log="$out/$i.log"; "$fn" "$item" >"$out/$i" 2>&1; touch "$out/$i.done") &
+        # The host's OpenMP threads share the cores with the other items: without this, each of
+        # TEST_JOBS programs would start one thread per core, and their spinning would crowd out
+        # the rest.
+        (log="$out/$i.log"; export OMP_NUM_THREADS=$threads
+         "$fn" "$item" >"$out/$i" 2>&1; touch "$out/$i.done") &
         i=$((i + 1))
         flush
     done

@@ -21,6 +21,14 @@ mk() { make --no-print-directory WERROR=1 "$@"; }
 now() { date +%s.%N; }
 fast() { awk -v a="$1" -v b="$(now)" 'BEGIN { exit !(b - a < 5) }'; } # under 5 s since $1
 
+# section NAME: its heading, and the time the previous section took, for the summary line.
+sections= section_name= section_t0=
+section() {
+    [ -z "$section_name" ] || sections="$sections${sections:+, }${section_name%% (*} $(awk -v a="$section_t0" -v b="$(now)" 'BEGIN { printf "%.0f s", b - a }')"
+    section_name=$1 section_t0=$(now)
+    [ -z "$1" ] || echo "== $1"
+}
+
 gpu=0
 nvidia-smi -L >/dev/null 2>&1 && gpu=1
 chapters=()
@@ -28,13 +36,13 @@ for d in chapters/[0-9][0-9]-*/; do [ -f "$d/problem.cu" ] && chapters+=("${d%/}
 programs=()
 for d in "${chapters[@]}"; do programs+=($(chapter_programs "$d")); done
 
-echo "== host unit tests"
+section "host unit tests"
 if tests/unit.sh >"$log" 2>&1; then :; fi
 grep -E '^(FAIL|test_)' "$log"
 read -r p f < <(tail -n 1 "$log" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p')
 if [ -n "${p:-}" ]; then pass=$((pass + p)); fail=$((fail + f)); else bad "unit tests did not run"; cat "$log"; fi
 
-echo "== the Makefile"
+section "the Makefile"
 # Chapter numbers are parsed strictly, and a target that needs a GPU, ncu or compute-sanitizer
 # says so before it builds anything. A fake nvidia-smi that finds no GPU stands in for a
 # machine without one, so this runs on every machine.
@@ -84,13 +92,19 @@ else
     [ "$got" = "$cuda_home/bin/nvcc" ] && ok "CUDA_HOME=$cuda_home finds nvcc off PATH" \
         || bad "CUDA_HOME=$cuda_home with nvcc off PATH: make uses '$got'"
 
-    echo "== build, warnings as errors"
+    section "build (warnings as errors)"
     if mk build/libcommon.a >"$log" 2>&1; then ok "common/ builds"; else bad "common/ does not build"; tail -n 30 "$log"; fi
+    # One make builds every chapter (-k: a chapter that fails does not stop the others; side by
+    # side unless make test itself was given -j), and make's own error lines say whose target
+    # failed. 36 makes, one per chapter, spent most of their time reading the Makefile again.
+    jobs=; [[ " ${MAKEFLAGS:-} " == *jobserver* ]] || jobs=-j$(nproc)
+    mk -k $jobs all >"$log" 2>&1
     for d in "${chapters[@]}"; do
-        if mk "$(basename "$d")" >"$log" 2>&1; then ok "$d builds"
-        else bad "$d does not build"; grep -E 'error|warning' "$log" | head -n 20; fi
-        ! grep -q 'jobserver unavailable' "$log" || bad "make $(basename "$d"): jobserver unavailable"
+        slug=$(basename "$d")
+        if ! grep -qE "\*\*\* \[[^]]*(build|chapters)/$slug/" "$log"; then ok "$d builds"
+        else bad "$d does not build"; grep -E "$slug.*(error|warning)|\*\*\* .*$slug/" "$log" | head -n 20; fi
     done
+    ! grep -q 'jobserver unavailable' "$log" || bad "make all: jobserver unavailable"
     # Kept objects, kept flags, per-file dependencies: building again compiles nothing, and
     # after a change to one file of common/ only that file.
     mk all >"$log" 2>&1
@@ -109,7 +123,7 @@ else
     [ $planted -eq 4 ] && ok "planted-bug programs build"
 fi
 
-echo "== command line (no GPU needed; every bad input refused before the GPU opens)"
+section "command line (no GPU needed; every bad input refused before the GPU opens)"
 # refused PATTERN ARGS...: $prog exits 2 with one line that names it ($name) and matches
 # PATTERN, and prints nothing on stdout: no work began.
 refused() {
@@ -164,7 +178,7 @@ cli_checks() { # PROG: its command line, its --help and --describe, its no-GPU m
 }
 run_each cli_checks "${programs[@]}"
 
-echo "== results and READMEs"
+section "results and READMEs"
 # CI (CI=true) fails on a stale row. A person who changed a chapter for an exercise gets a
 # warning naming it and the command that re-measures it.
 if [ "${CI:-}" = true ]; then flag=; else flag=--warn-stale; fi
@@ -187,7 +201,8 @@ elif [ $warned -gt 0 ] && ! grep '^FAIL' "$log" | grep -qv 'stale evidence'; the
 else bad "claims fail on the recorded evidence"; grep -E '^(FAIL|WARN)' "$log"; tail -n 1 "$log"; fi
 # The staleness check must catch a changed source: plant one in a copy, strict and for a person.
 if [ ${#chapters[@]} -gt 0 ] && ls results/*.csv >/dev/null 2>&1; then
-    cp -r scripts chapters results book "$tmp"/
+    # The sources alone: the built programs and book are not needed here.
+    git ls-files -co --exclude-standard -- scripts chapters results book | tar -cf - -T - | tar -xf - -C "$tmp"
     n=$(sed -n 2p "$(ls "$tmp"/results/*.csv | head -n 1)" | cut -d, -f1)
     nn=$(printf %02d "$((10#$n))")
     echo "// planted change" >>"$(ls -d "$tmp"/chapters/"$nn"-*)/problem.cu"
@@ -209,7 +224,7 @@ if [ -x tests/results/run.sh ]; then
     echo "tests/results: $p passed, $f failed"
 fi
 
-echo "== book"
+section "book"
 if [ -x book/check.sh ]; then
     if command -v pandoc >/dev/null && command -v xelatex >/dev/null; then
         book/check.sh >"$log" 2>&1; rc=$?
@@ -221,7 +236,7 @@ if [ -x book/check.sh ]; then
     else skipped "the book: pandoc or xelatex missing (make deps installs them)"; fi
 else skipped "the book: book/check.sh not present"; fi
 
-echo "== on the GPU"
+section "on the GPU"
 if [ $gpu -eq 0 ]; then
     skipped "no GPU on this machine: chapters were built and their no-GPU path checked, not run"
 else
@@ -285,17 +300,29 @@ else
                 ok "$prog: with 1 GiB free it names --size $fit, which fits and runs (one more does not)"
             else bad "$prog with 1 GiB free: exit $rc, suggested '${fit}'"; tail -n 3 "$log"; fi
         fi
-        [ -n "$sanitizer" ] || return 0
-        # All four tools at the small size, an odd one for every chapter (no multiple of 32
-        # or of the block size), so every tail and boundary path runs under them.
-        for tool in memcheck racecheck initcheck synccheck; do
-            sanitize $tool "$prog" --check-only --size small && ok "$tool $prog" \
-                || { bad "$tool $prog"; grep -E 'Race|Barrier|Uninitialized|Invalid|ERROR|error' "$log" | head -n 10; }
-        done
     }
-    run_each gpu_checks "${gpu_programs[@]}"
+    # One compute-sanitizer tool on one program at the small size, which is odd for every chapter
+    # (no multiple of 32 or of the block size), so every tail and boundary path runs under it.
+    sanitizer_check() { # TOOL:PROG
+        local tool=${1%%:*} prog=${1#*:}
+        [ -x "$prog" ] || return 0
+        sanitize "$tool" "$prog" --check-only --size small && ok "$tool $prog" \
+            || { bad "$tool $prog"; grep -E 'Race|Barrier|Uninitialized|Invalid|ERROR|error' "$log" | head -n 10; }
+    }
+    # Each program's checks, then its four sanitizer runs, as separate items, so that the slow
+    # ones (racecheck of a shared-memory kernel) spread over the cores instead of queueing
+    # behind one program's list. Output stays in chapter order.
+    gpu_item() { case $1 in check:*) gpu_checks "${1#check:}" ;; *) sanitizer_check "$1" ;; esac; }
+    items=()
+    for prog in "${gpu_programs[@]}"; do
+        items+=("check:$prog")
+        [ -z "$sanitizer" ] || for tool in memcheck racecheck initcheck synccheck; do items+=("$tool:$prog"); done
+    done
+    run_each gpu_item "${items[@]}"
 fi
 
+section ""
+echo "time by section: $sections"
 echo "$warned warning(s), $skip skipped"
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

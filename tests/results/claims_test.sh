@@ -10,9 +10,11 @@ fail=0
 pass() { echo "PASS: $*"; }
 failed() { echo "FAIL: $*"; fail=1; }
 export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@t GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@t
+# The tracked and new files under the folders named, without built programs or the built book.
+sources() { git ls-files -co --exclude-standard -- "$@"; }
 # A copy of the real data with a history of one commit at DATE: claims committed then.
 copy() { # DIR DATE
-    mkdir -p "$1" && cp -r scripts chapters results book "$1"/
+    mkdir -p "$1" && sources scripts chapters results book | tar -cf - -T - | tar -xf - -C "$1"
     git -C "$1" init -q && git -C "$1" add -A \
         && GIT_AUTHOR_DATE=$2 GIT_COMMITTER_DATE=$2 git -C "$1" commit -qm copy
 }

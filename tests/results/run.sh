@@ -40,15 +40,28 @@ out=$(python3 scripts/results.py loops --results-dir "$d" 2>&1); rc=$?
 if [ $rc -eq 1 ] && grep -q 'not UTF-8' <<<"$out"; then echo "PASS: a non-UTF-8 byte in loops.csv refused: $out"
 else echo "FAIL: a non-UTF-8 byte in loops.csv: exit $rc: $out"; fail=1; fi
 
-python3 tests/results/test_model.py || fail=1
-# Issue 19's corrupted inputs in a copy of the real tree: one line each, exit 1, nothing written.
-python3 tests/results/baddata_test.py || fail=1
-# Your GPU beside the reference GPUs: make chapter-NN's block, make compare, the runtime block.
-python3 tests/results/compare_test.py || fail=1
-# make results without a GPU: a program refused for size is skipped; progress on a terminal.
-tests/results/measure_test.sh || fail=1
-# The evidence producer's parsers (ncu, ptxas, cuobjdump, host lines) and merge-evidence.
-tests/results/evidence_test.sh | grep -E '^(PASS|FAIL)' ; [ "${PIPESTATUS[0]}" -eq 0 ] || fail=1
-# results.py claims on copies of the real data with planted faults; mechanism vs observation.
-tests/results/claims_test.sh || fail=1
+# The suites below are independent: they run side by side, and their lines print in this order.
+suites=(
+    "python3 tests/results/test_model.py"
+    # Issue 19's corrupted inputs in a copy of the real tree: one line each, exit 1, nothing written.
+    "python3 tests/results/baddata_test.py"
+    # Your GPU beside the reference GPUs: make chapter-NN's block, make compare, the runtime block.
+    "python3 tests/results/compare_test.py"
+    # make results without a GPU: a program refused for size is skipped; progress on a terminal.
+    "tests/results/measure_test.sh"
+    # The evidence producer's parsers (ncu, ptxas, cuobjdump, host lines) and merge-evidence.
+    "tests/results/evidence_test.sh"
+    # results.py claims on copies of the real data with planted faults; mechanism vs observation.
+    "tests/results/claims_test.sh"
+)
+for i in "${!suites[@]}"; do
+    ${suites[$i]} >"$tmp/suite-$i.log" 2>&1 &
+    pids[$i]=$!
+done
+for i in "${!suites[@]}"; do
+    wait "${pids[$i]}" || fail=1
+    grep -E '^(PASS|FAIL)' "$tmp/suite-$i.log"
+    # A suite that stops before its verdicts says why.
+    grep -qE '^(PASS|FAIL)' "$tmp/suite-$i.log" || { echo "FAIL: ${suites[$i]} printed no verdict"; tail -n 5 "$tmp/suite-$i.log"; }
+done
 exit $fail
