@@ -3,7 +3,7 @@
 # does, into results/evidence/<gpu>.csv. For every program of every chapter (a
 # variant, and each configuration in its evidence.toml [record] options):
 #   ncu    the chapter's Nsight Compute metrics over one checked run at the
-#          [record] size (default: the chapter's small size), only the kernels
+#          [record] size (default: the size it is timed at), only the kernels
 #          inside the variant's NVTX range; clocks are left alone;
 #   ptxas  registers, stack, spills, shared memory from -Xptxas -v;
 #   sass   counts of the [record] sass opcodes, from cuobjdump -sass;
@@ -49,7 +49,7 @@ for d in "${dirs[@]}"; do
     fi
     metrics[$d]=$m
     size[$d]=$(sed -n 's/^size=//p' <<<"$settings")
-    [ -n "${size[$d]}" ] || size[$d]=$(sed -n 's/^small_size=//p' <<<"$desc")
+    [ -n "${size[$d]}" ] || size[$d]=$(sed -n "s/^default_size=//p" <<<"$desc")
     patterns[$d]=$(sed -n 's/^sass=//p' <<<"$settings")
     configs[$d]=$(sed -n 's/^options=//p' <<<"$settings") # beside the default, one a line
     n_configs=$((1 + $(printf '%s' "${configs[$d]}" | grep -c '')))

@@ -210,6 +210,12 @@ def cmd_claims(args, results_dir):
                       f"no rows of chapter {c.nn}, whose claims need them; run `make evidence "
                       f"CHAPTERS={c.nn}` on a GPU")
                 bad += 1
+            sizes = ev.profile_size(data, slug, number)
+            if sizes and sizes[0] != sizes[1] and not sizes[2]:
+                print(f"FAIL: chapter {c.nn} on {name}: profiled at size {sizes[0]}, timed at "
+                      f"{sizes[1]}: the counters describe another run; profile at the timed size "
+                      "([record] size), or say why not in [record] smaller")
+                bad += 1
             for claim in spec["claims"]:
                 v = ev.claim_verdict(data, slug, number, claim)
                 kind = ev.claim_kind(data, number, claim)["kind"]

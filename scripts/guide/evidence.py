@@ -261,7 +261,7 @@ def check_record(rec, at):
     """[record] (what `make evidence` records) as {size, sass, options}."""
     if not isinstance(rec, dict):
         raise ResultsError(f"{at('', 'record')}: [record] must be a table")
-    unknown = sorted(set(rec) - {"size", "sass", "options"})
+    unknown = sorted(set(rec) - {"size", "sass", "options", "smaller"})
     if unknown:
         raise ResultsError(f"{at('record', unknown[0])}: [record] unknown key {unknown[0]}")
     size, sass, options = rec.get("size"), rec.get("sass", []), rec.get("options", [])
@@ -274,7 +274,11 @@ def check_record(rec, at):
     bad = next((p for p in sass if not re.fullmatch(r"[A-Z][A-Z0-9_.]*", p)), None)
     if bad is not None:
         raise ResultsError(f"{at('record', 'sass')}: [record] sass: '{bad}' is not an opcode")
-    return {"size": size, "sass": sass, "options": options}
+    smaller = rec.get("smaller")
+    if smaller is not None and (not isinstance(smaller, str) or len(smaller.split()) < 3):
+        raise ResultsError(f"{at('record', 'smaller')}: [record] smaller must say, in words, why "
+                           "the profile is not taken at the timed size")
+    return {"size": size, "sass": sass, "options": options, "smaller": smaller}
 
 
 def read_record(chapter_dir):
@@ -562,6 +566,20 @@ def prediction_verdict(data, slug, number):
     if s is None:
         return {"verdict": NOT_MEASURED, "speedup": None, "range": [lo, hi]}
     return {"verdict": HELD if lo <= s <= hi else MISSED, "speedup": s, "range": [lo, hi]}
+
+
+def profile_size(data, slug, number):
+    """(profiled, timed, reason) of a chapter on one GPU: the size its ncu evidence was taken at,
+    the size its default row was timed at, and the [record] smaller reason (None without one);
+    None where either is not recorded. A profile of a smaller run describes a different run (a
+    working set that fits the L2, a gap that closes), so a difference must say why."""
+    rec = data.specs.get(number, {}).get("record") if data.specs.get(number) else None
+    ncu = [r for r in data.evidence.get(slug, []) if int(r["chapter"]) == number
+           and r["tool"] == "ncu"]
+    timed = result_row(data, slug, number, "naive", "")
+    if not ncu or timed is None:
+        return None
+    return int(ncu[0]["size"]), int(timed["size"]), (rec or {}).get("smaller")
 
 
 def has_evidence(data, slug, number):

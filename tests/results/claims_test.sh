@@ -66,6 +66,17 @@ if [ "$(cat "$tmp/rc")" = 1 ] && grep -q "planted-share.*declare 'part' and 'who
     pass "a share of the time without part and whole is refused"
 else failed "a share of the time without part and whole was taken"; tail -n 2 "$tmp/out"; fi
 
+# Counters of a run smaller than the one timed describe another run: refused unless [record]
+# smaller says why (chapter 9 is profiled at its timed size; its rows are planted at another).
+d=$tmp/size; copy "$d" 2020-01-01T00:00:00Z
+sed -i '/^9,warp-multiple-blocks,.*,ncu,/s/,sm_90,[0-9]*,ncu,/,sm_90,1048576,ncu,/' "$d"/results/evidence/*.csv
+claims "$d"; expect "evidence profiled at a size other than the timed one is refused" \
+    "chapter 09 on .*: profiled at size 1048576, timed at [0-9]+"
+sed -i 's/^\[record\]$/[record]\nsmaller = "planted: a reason in words"/' "$(ls -d "$d"/chapters/09-*)/evidence.toml"
+claims "$d"
+if ! grep -q "^FAIL: chapter 09 on .*profiled at size" "$tmp/out"; then pass "a smaller profile that says why is taken"
+else failed "a smaller profile with its reason was still refused"; grep "chapter 09 on" "$tmp/out" | head -n 2; fi
+
 # Mechanism or observation: claims committed before the evidence was recorded are predictions;
 # one changed after it is an observation, and no longer counted as a held prediction.
 d=$tmp/history; copy "$d" 2020-01-01T00:00:00Z
