@@ -42,6 +42,7 @@ static int check(void *data, struct check_report *r)
     size_t n = (size_t)t->n, bytes = array_bytes(t->n);
     float *got = (float *)host_alloc(bytes), *ref = (float *)host_alloc(bytes);
     CUDA_CHECK(cudaMemcpy(got, t->y, bytes, cudaMemcpyDeviceToHost));
+#pragma omp parallel for schedule(static)
     for (size_t i = 0; i < n; i++)
         ref[i] = SCALE * t->h_x[i];
     struct tolerance tol = {CHECK_EXACT, 0, 0, 0, 0};

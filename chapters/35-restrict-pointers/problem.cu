@@ -70,7 +70,9 @@ static int check(void *data, struct check_report *r)
     double wsum = 0;
     for (int k = 0; k < TAPS; k++)
         wsum += fabs((double)t->h_w[k]);
-    /* Row by row, the innermost loop along a row: one pass, vectorisable. */
+    /* Row by row, the innermost loop along a row: one pass, vectorisable; the rows on all
+     * cores (each row's sum is computed in the same order as on one). */
+#pragma omp parallel for schedule(static)
     for (size_t y = 0; y < n; y++) {
         double *out = ref + y * n;
         for (size_t x = 0; x < n; x++)
