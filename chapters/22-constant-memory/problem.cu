@@ -170,7 +170,7 @@ const struct problem PROBLEM = {
     /* The spread, from warp-uniform to divergent; the table size across the
      * constant cache's working set, divergent and uniform; and the optimized
      * program reading global memory instead of shared, uniform and divergent. */
-    .sweeps = {"--spread 1", "--spread 2", "--spread 8", "--entries 256", "--entries 2048",
+    .sweeps = {"--spread 1", "--spread 8", "--entries 2048",
                "--entries 4096", "--entries 8192", "--spread 1 --entries 256",
                "--spread 1 --entries 4096", "--spread 1 --table 1", "--table 1"},
     .device_bytes = device_bytes,
