@@ -116,7 +116,7 @@ static void destroy(void *data)
 const struct problem PROBLEM = {
     .number = 17,
     .slug = "pitched-2d-arrays",
-    .title = "Pitched 2D arrays: aligned rows make vector loads legal",
+    .title = "Pitched 2D arrays: every row aligned like the first",
     .section = "5.3.2",
     .size_help = "rows of --cols floats (131072 x 1001: 525 MB read and 525 MB written)",
     .default_size = 131072,
