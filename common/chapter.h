@@ -17,6 +17,8 @@
 
 #define MAX_TEST_OPTIONS 12
 
+#define MAX_PLANTS 4
+
 /* How the timed region is measured. */
 enum timing {
     TIME_KERNEL, /* CUDA events around device work, L2 flushed before each sample */
@@ -78,6 +80,11 @@ struct problem {
      * exercises), as program options: `make test` on a GPU checks each at the
      * small and odd sizes, so no value a reader is told to try is untested. */
     const char *test_options[MAX_TEST_OPTIONS];
+    /* Faults of the chapter's own that its check must catch, each a value of
+     * the GUIDE_PLANT environment variable that create() or check() reads
+     * ("tf32": inputs the GPU rounds), besides the driver's "unwritten".
+     * `make test` on a GPU runs each and expects the check to fail. */
+    const char *plants[MAX_PLANTS];
     enum timing timing;
     enum metric metric;
     const char *ncu_metrics; /* comma-separated, the chapter's profiler evidence */

@@ -63,6 +63,8 @@ static void describe(const struct problem *p, const struct variant *v)
         printf("sweep=%s\n", p->sweeps[k]);
     for (int k = 0; k < MAX_TEST_OPTIONS && p->test_options[k]; k++)
         printf("test=%s\n", p->test_options[k]);
+    for (int k = 0; k < MAX_PLANTS && p->plants[k]; k++)
+        printf("plant=%s\n", p->plants[k]);
 }
 
 /* MemAvailable from /proc/meminfo, in bytes; 0 if unknown. */

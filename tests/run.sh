@@ -288,6 +288,13 @@ else
         GUIDE_PLANT=unwritten "$prog" --check-only --size odd >"$log" 2>&1; rc=$?
         [ $rc -eq 1 ] && ok "$prog: the check fails on outputs left unwritten (planted)" \
             || { bad "$prog with outputs left unwritten: exit $rc, expected 1"; tail -n 5 "$log"; }
+        # The chapter's own planted faults (its problem's plants), each a bug its check must see.
+        while IFS= read -r o; do
+            [ -n "$o" ] || continue
+            GUIDE_PLANT=$o "$prog" --check-only --size odd >"$log" 2>&1; rc=$?
+            [ $rc -eq 1 ] && ok "$prog: the check fails on the planted fault '$o'" \
+                || { bad "$prog with GUIDE_PLANT=$o: exit $rc, expected 1"; tail -n 5 "$log"; }
+        done < <("$prog" --describe | sed -n 's/^plant=//p')
         GUIDE_FAKE_FREE_BYTES=1000000 "$prog" --check-only --size small >"$log" 2>&1; rc=$?
         [ $rc -eq 4 ] && grep -q 'GPU memory' "$log" && ok "$prog refuses a size too large for the GPU" \
             || { bad "$prog too large: exit $rc"; tail -n 3 "$log"; }

@@ -1,5 +1,5 @@
 /* Chapter 15, naive: the particles are an array of structs. Each thread
- * updates one field of its particle; the 32 threads of a warp touch 32
+ * updates one field of PER_THREAD particles; the 32 threads of a warp touch 32
  * energies that lie `stride` floats apart, so every 32-byte sector the warp
  * fetches holds one energy it needs (from a stride of 8 floats up). */
 #include "problem.h"
@@ -20,9 +20,20 @@ struct particle<1> {
 template <int FLOATS>
 __global__ void decay_kernel(particle<FLOATS> *p, long n)
 {
-    long i = blockIdx.x * (long)blockDim.x + threadIdx.x;
-    if (i < n)
-        p[i].energy *= DECAY;
+    long first = blockIdx.x * (long)blockDim.x * PER_THREAD + threadIdx.x;
+    float e[PER_THREAD];
+#pragma unroll
+    for (int k = 0; k < PER_THREAD; k++) { /* every load before any store */
+        long i = first + k * (long)blockDim.x;
+        if (i < n)
+            e[k] = p[i].energy;
+    }
+#pragma unroll
+    for (int k = 0; k < PER_THREAD; k++) {
+        long i = first + k * (long)blockDim.x;
+        if (i < n)
+            p[i].energy = e[k] * DECAY;
+    }
 }
 // [kernel]
 

@@ -9,9 +9,20 @@
  * (position, velocity, mass, charge...) are arrays of their own. */
 __global__ void decay_kernel(float *energy, long n)
 {
-    long i = blockIdx.x * (long)blockDim.x + threadIdx.x;
-    if (i < n)
-        energy[i] *= DECAY;
+    long first = blockIdx.x * (long)blockDim.x * PER_THREAD + threadIdx.x;
+    float e[PER_THREAD];
+#pragma unroll
+    for (int k = 0; k < PER_THREAD; k++) { /* every load before any store */
+        long i = first + k * (long)blockDim.x;
+        if (i < n)
+            e[k] = energy[i];
+    }
+#pragma unroll
+    for (int k = 0; k < PER_THREAD; k++) {
+        long i = first + k * (long)blockDim.x;
+        if (i < n)
+            energy[i] = e[k] * DECAY;
+    }
 }
 // [kernel]
 

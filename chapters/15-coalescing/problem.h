@@ -7,6 +7,12 @@
 /* Threads per block, both programs. */
 #define BLOCK 256
 
+/* Particles per thread, both programs: a thread loads all its energies
+ * before it stores any, so it keeps PER_THREAD loads in flight. One 4-byte
+ * load per thread puts only 8 KB per SM in flight, too little to cover DRAM's
+ * latency at the copy roof (Little's law; chapters 6 and 7). */
+#define PER_THREAD 4
+
 /* The step: every particle loses a fixed fraction of its energy. */
 #define DECAY 0.75f
 
@@ -27,6 +33,10 @@ struct particles {
 
 extern const struct problem PROBLEM;
 
-static inline dim3 particle_grid(long n) { return dim3((unsigned)((n + BLOCK - 1) / BLOCK)); }
+/* The timed kernels' grid: PER_THREAD particles per thread. */
+static inline dim3 particle_grid(long n)
+{
+    return dim3((unsigned)((n + BLOCK * PER_THREAD - 1) / (BLOCK * PER_THREAD)));
+}
 
 #endif

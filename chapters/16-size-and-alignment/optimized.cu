@@ -25,25 +25,32 @@ __device__ bytes12 negate(bytes12 v) { return negate12(v); }
 __device__ bytes12_padded negate(bytes12_padded v) { return negate12(v); }
 
 // [kernel]
-/* R: one record of DATA pixels (sizeof(R) >= DATA where it is padded). */
+/* R: one record of DATA pixels (sizeof(R) >= DATA where it is padded). The
+ * records start `head` bytes into the image, on a 16-byte boundary, so each
+ * is aligned to its size; the bytes before them (a start off that boundary)
+ * and after the last full record go one byte each. */
 template <typename R, int DATA>
-__global__ void negative_kernel(R *out, const R *in, long records, int tail)
+__global__ void negative_kernel(unsigned char *out, const unsigned char *in, int head,
+                                long records, int tail)
 {
     long i = blockIdx.x * (long)blockDim.x + threadIdx.x;
+    R *out_r = (R *)(out + head);
+    const R *in_r = (const R *)(in + head);
     if (i < records)
-        out[i] = negate(in[i]);
-    /* The n % DATA pixels after the last full record, one byte each. */
+        out_r[i] = negate(in_r[i]);
+    if (i < head)
+        out[i] = 255 - in[i];
     if (i < tail)
-        ((unsigned char *)(out + records))[i] = 255 - ((const unsigned char *)(in + records))[i];
+        ((unsigned char *)(out_r + records))[i] = 255 - ((const unsigned char *)(in_r + records))[i];
 }
 // [kernel]
 
 template <typename R, int DATA>
 static void launch(struct image *t, cudaStream_t s)
 {
-    long threads = t->records > DATA ? t->records : DATA; /* at least one per tail pixel */
+    long threads = t->records > 16 ? t->records : 16; /* at least one per head or tail pixel */
     negative_kernel<R, DATA><<<image_blocks(threads), BLOCK, 0, s>>>(
-        (R *)t->out, (const R *)t->in, t->records, (int)(t->n - t->records * DATA));
+        t->out, t->in, t->head, t->records, (int)(t->n - t->head - t->records * DATA));
     CHECK_LAUNCH();
 }
 

@@ -1,43 +1,22 @@
 /* Chapter 17, optimized: the image is allocated with cudaMallocPitch, so that
- * every row starts on an aligned boundary. That makes 16-byte loads of four
- * neighbouring pixels legal in every row: each thread filters four pixels
- * with one float4 load (--vector 1 keeps the pitch and goes back to scalar
- * loads, to show which of the two changes pays). */
+ * every row starts on an aligned boundary. Each thread filters VEC pixels
+ * with one VEC-wide access (--vector; float4 by default), as the naive
+ * program does, and no row needs a peeled head or tail: the pitch keeps every
+ * vector aligned, and the last one of a row reaches into the row's padding. */
 #include "problem.h"
 #include "cuda_check.h"
-
-/* VEC neighbouring floats as one access: float, float2 or float4. */
-template <int VEC> struct vec_of;
-template <> struct vec_of<1> { typedef float type; };
-template <> struct vec_of<2> { typedef float2 type; };
-template <> struct vec_of<4> { typedef float4 type; };
 
 // [kernel]
 template <int VEC>
 __global__ void row_filter(float *out, const float *in, int cols, long row_floats)
 {
-    typedef typename vec_of<VEC>::type vec;
     long r = blockIdx.x;
-    int c0 = (blockIdx.y * blockDim.x + threadIdx.x) * VEC;
-    if (c0 < cols) {
-        const float *row = in + r * row_floats;
-        /* p[1..VEC]: this thread's pixels, in one aligned load (the pitch
-         * keeps c0 a multiple of VEC floats from an aligned row start; the
-         * last access of a row may read into the padding, which is ours). */
-        float p[VEC + 2];
-        vec v = *(const vec *)(row + c0);
-        memcpy(p + 1, &v, sizeof v);
-        p[0] = row[c0 > 0 ? c0 - 1 : 0];
-        p[VEC + 1] = row[c0 + VEC < cols ? c0 + VEC : cols - 1];
-        float o[VEC];
-#pragma unroll
-        for (int j = 0; j < VEC; j++) {
-            float right = c0 + j + 1 < cols ? p[j + 2] : p[j + 1];
-            o[j] = W_SIDE * p[j] + W_MID * p[j + 1] + W_SIDE * right;
-        }
-        memcpy(&v, o, sizeof v);
-        *(vec *)(out + r * row_floats + c0) = v; /* past cols: into the padding */
-    }
+    const float *row = in + r * row_floats;
+    float *orow = out + r * row_floats;
+    int t = blockIdx.y * blockDim.x + threadIdx.x;
+    /* Every pitched row starts aligned: whole vectors from its first pixel. */
+    if (t * VEC < cols)
+        filter_vector<VEC>(orow, row, t * VEC, cols);
 }
 // [kernel]
 

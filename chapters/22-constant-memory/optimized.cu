@@ -2,7 +2,8 @@
  * memory into shared memory, then does the same lookups there. Shared memory
  * serves the 32 addresses of a warp in one pass, except where two of them
  * fall in the same bank (a few passes for random keys), where the constant
- * cache would take one pass per distinct address. */
+ * cache would take one pass per distinct address. --table 1 does the same
+ * lookups from global memory instead, the comparison for the uniform case. */
 #include "problem.h"
 #include "cuda_check.h"
 
@@ -26,12 +27,32 @@ __global__ void lookup_kernel(float *out, const int *keys, long n, unsigned mask
 }
 // [kernel]
 
+/* --table 1, for comparison: the same lookups straight from the table's
+ * global copy, through the L1 (read-only, so the loads may take the
+ * non-coherent path), with no copy and no barrier. */
+__global__ void lookup_global_kernel(float *out, const int *keys, long n, unsigned mask,
+                                     const float *__restrict__ table)
+{
+    for (long i = blockIdx.x * (long)blockDim.x + threadIdx.x; i < n;
+         i += (long)gridDim.x * blockDim.x) {
+        int key = keys[i];
+        float sum = 0.0f;
+#pragma unroll
+        for (int j = 0; j < LOOKUPS; j++)
+            sum += table[(key + j * STEP) & mask];
+        out[i] = sum;
+    }
+}
+
 // [launch]
 static void run(void *data, cudaStream_t s)
 {
     struct lookup *t = (struct lookup *)data;
     size_t smem = t->entries * sizeof(float);
-    lookup_kernel<<<t->grid, BLOCK, smem, s>>>(t->out, t->keys, t->n, t->entries - 1, t->table);
+    if (t->from_global)
+        lookup_global_kernel<<<t->grid, BLOCK, 0, s>>>(t->out, t->keys, t->n, t->entries - 1, t->table);
+    else
+        lookup_kernel<<<t->grid, BLOCK, smem, s>>>(t->out, t->keys, t->n, t->entries - 1, t->table);
     CHECK_LAUNCH();
 }
 // [launch]

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-enum { KNOB_SPREAD, KNOB_ENTRIES };
+enum { KNOB_SPREAD, KNOB_ENTRIES, KNOB_TABLE };
 
 static size_t device_bytes(const struct config *c)
 {
@@ -52,6 +52,7 @@ static void *create(const struct config *c)
     t->n = c->size;
     t->spread = (int)c->knob[KNOB_SPREAD];
     t->entries = (int)c->knob[KNOB_ENTRIES];
+    t->from_global = (int)c->knob[KNOB_TABLE];
     int sms;
     CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
     long blocks = (t->n + BLOCK - 1) / BLOCK;
@@ -102,14 +103,20 @@ static int check(void *data, struct check_report *r)
 }
 
 /* DRAM traffic: a 4-byte key in and a 4-byte sum out per element (the table
- * is 16 KB). Far below what the lookups cost: the % of the copy roof shows
- * how little this kernel asks of DRAM, not how close it is to its limit. */
+ * is a few KB). Not what bounds these kernels: the lookups are. */
 static double bytes(const void *data)
 {
     return 8.0 * (double)((const struct lookup *)data)->n;
 }
 
-static double flops(const void *data) { (void)data; return 0; }
+/* The metric: table lookups, one per thread per entry read (LOOKUPS per
+ * element), against the shared-memory roof of 32 per clock per SM (32 banks),
+ * which bounds the constant cache too: it serves at most one address, 32
+ * lanes of a broadcast, per request. */
+static double flops(const void *data)
+{
+    return (double)LOOKUPS * (double)((const struct lookup *)data)->n;
+}
 
 static void destroy(void *data)
 {
@@ -136,15 +143,18 @@ const struct problem PROBLEM = {
     .knobs = {
         {"spread", "distinct keys (table entries read at once) among the 32 threads of a "
                    "warp: 1 is warp-uniform, 32 fully divergent", 32, 1, 32, 0, KNOB_POWER_OF_TWO},
-        {"entries", "table entries (floats), both programs", 4096, 256, MAX_ENTRIES, 0,
+        {"entries", "table entries (floats), both programs", 1024, 256, MAX_ENTRIES, 0,
          KNOB_POWER_OF_TWO},
+        {"table", "optimized only: 0 reads the table from shared memory, 1 the same reads "
+                  "straight from its global copy (through the L1)", 0, 0, 1},
     },
-    .nknobs = 2,
-    .test_options = {"--entries 8192", "--spread 16", "--spread 32 --entries 1024"},
+    .nknobs = 3,
+    .test_options = {"--spread 16", "--spread 32 --entries 4096", "--table 1 --spread 8"},
     .timing = TIME_KERNEL,
-    .metric = METRIC_GBS,
+    .metric = METRIC_SHARED_LOOKUPS,
     /* Instructions and where warps wait; shared-memory wavefronts per load
-     * instruction (1: one pass; more: bank conflicts). */
+     * instruction (1: one pass; more: bank conflicts); for the global-memory
+     * reads of --table 1, the L1's sectors per request and its hit rate. */
     .ncu_metrics = "gpu__time_duration.sum,smsp__inst_executed.sum,"
                    "smsp__issue_active.avg.pct_of_peak_sustained_active,"
                    "smsp__sass_inst_executed_op_shared_ld.sum,"
@@ -153,10 +163,16 @@ const struct problem PROBLEM = {
                    "smsp__average_warps_issue_stalled_imc_miss_per_issue_active.ratio,"
                    "smsp__average_warps_issue_stalled_short_scoreboard_per_issue_active.ratio,"
                    "smsp__average_warps_issue_stalled_mio_throttle_per_issue_active.ratio,"
+                   "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,"
+                   "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,"
+                   "l1tex__t_sector_hit_rate.pct,"
                    "dram__bytes_read.sum",
-    /* From warp-uniform to divergent; and uniform again with a table that
-     * fits the constant cache's 8 KB working set. */
-    .sweeps = {"--spread 1", "--spread 2", "--spread 8", "--spread 1 --entries 1024"},
+    /* The spread, from warp-uniform to divergent; the table size across the
+     * constant cache's working set, divergent and uniform; and the optimized
+     * program reading global memory instead of shared, uniform and divergent. */
+    .sweeps = {"--spread 1", "--spread 8", "--entries 2048",
+               "--entries 4096", "--entries 8192", "--spread 1 --entries 256",
+               "--spread 1 --entries 4096", "--spread 1 --table 1", "--table 1"},
     .device_bytes = device_bytes,
     .host_bytes = host_bytes,
     .create = create,

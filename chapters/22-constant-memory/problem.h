@@ -4,8 +4,8 @@
 
 #include "chapter.h"
 
-/* Each element sums LOOKUPS entries of a table of --entries floats (4096 by
- * default, 16 KB), at indices key, key + STEP, key + 2 STEP, ... modulo the
+/* Each element sums LOOKUPS entries of a table of --entries floats (1024 by
+ * default, 4 KB: inside the constant cache's 8 KB working set per SM), at indices key, key + STEP, key + 2 STEP, ... modulo the
  * table size: several lookups per 8 bytes of DRAM traffic, so the lookups,
  * not DRAM, set the pace. STEP is odd and larger than a cache line's worth of
  * floats, so one thread's lookups land on different lines. */
@@ -19,6 +19,7 @@ struct lookup {
     long n;          /* elements */
     int entries;     /* --entries: table size, a power of two */
     int spread;      /* --spread: distinct keys among the 32 threads of a warp */
+    int from_global; /* --table 1: the optimized program reads the global copy */
     unsigned grid;   /* blocks: BLOCKS_PER_SM per SM, a grid-stride loop over n */
     int *keys;       /* device keys, one per element */
     float *out;      /* device output */

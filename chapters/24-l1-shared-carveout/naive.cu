@@ -7,7 +7,7 @@
 
 // [kernel]
 __global__ void histogram_kernel(unsigned *block_hist, unsigned *next, const int *keys,
-                                 const unsigned *table, long n)
+                                 const unsigned *table, int window_entries, long n)
 {
     __shared__ unsigned hist[BINS];
     __shared__ long chunk;
@@ -21,8 +21,8 @@ __global__ void histogram_kernel(unsigned *block_hist, unsigned *next, const int
         __syncthreads();
         if (chunk >= chunks)
             break;
-        /* A chunk gathers from one 24 KB window of the table, many times. */
-        const unsigned *window = table + (chunk % WINDOWS) * WINDOW;
+        /* A chunk gathers from one window of the table, many times. */
+        const unsigned *window = table + (chunk % WINDOWS) * window_entries;
         long end = min(n, (chunk + 1) * CHUNK);
         for (long i = chunk * CHUNK + threadIdx.x; i < end; i += BLOCK)
             atomicAdd(&hist[window[__ldcs(keys + i)]], 1u); /* keys stream past the L1 */
@@ -44,7 +44,8 @@ static void run(void *data, cudaStream_t s)
 {
     struct gather *g = (struct gather *)data;
     CUDA_CHECK(cudaMemsetAsync(g->next, 0, sizeof *g->next, s));
-    histogram_kernel<<<g->grid, BLOCK, 0, s>>>(g->hist, g->next, g->keys, g->table, g->n);
+    histogram_kernel<<<g->grid, BLOCK, 0, s>>>(g->hist, g->next, g->keys, g->table, g->window,
+                                               g->n);
     CHECK_LAUNCH();
 }
 

@@ -7,17 +7,19 @@
 #define BLOCK 256
 #define BINS 4096            /* a block's histogram: 16 KB of shared memory */
 #define CHUNK (BLOCK * 64)   /* items a block takes from the queue at a time */
-#define WINDOW 6144          /* table entries one chunk gathers from: 24 KB */
-#define WINDOWS 128          /* the table: 128 windows, 3 MB, resident in the L2 */
+#define WINDOWS 128          /* the table: 128 windows of --window KB, at most 8 MB: in the L2 */
+#define MAX_WINDOW_KB 64
+#define ENTRIES_PER_KB 256   /* 4-byte entries */
 #define MAX_BLOCKS_PER_SM 8  /* 2048 threads per SM / BLOCK */
 
 struct gather {
     long n;            /* items: bin = table[window of the item's chunk][key] */
     int carveout;      /* --carveout: optimized.cu's preferred shared-memory share, % */
+    int window;        /* --window, in entries: what one chunk gathers from */
     int sms;
     unsigned grid;     /* blocks: as many as fit on the GPU at once (prepare) */
-    int *keys;         /* device keys, in [0, WINDOW) */
-    unsigned *table;   /* device table of bins, WINDOWS x WINDOW */
+    int *keys;         /* device keys, in [0, window) */
+    unsigned *table;   /* device table of bins, WINDOWS x window */
     unsigned *hist;    /* device output: one histogram per block */
     unsigned *next;    /* device work queue: the next chunk to take */
     int *h_keys;       /* host copies, for the reference */
