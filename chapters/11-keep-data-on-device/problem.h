@@ -36,8 +36,10 @@ static inline size_t grid_bytes(const struct stencil *s)
 void stencil_step(float *out, const float *in, long n);
 
 /* The convergence norm, || new - old ||_2, summed in double on the host (one
- * pass over both grids), or on the device into s->d_norm. */
+ * pass over both grids, on every core, or on `threads` of them), or on the
+ * device into s->d_norm. */
 double host_norm(const float *next, const float *prev, size_t cells);
+double host_norm_threads(const float *next, const float *prev, size_t cells, int threads);
 void device_norm(struct stencil *s, const float *next, const float *prev);
 
 /* The chapter's evidence, printed after the timing: each part of one step

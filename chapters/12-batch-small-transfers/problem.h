@@ -11,8 +11,12 @@ struct batch {
     size_t piece;           /* --piece: bytes of one piece (the last may be shorter) */
     long pieces;            /* ceil(bytes / piece) */
     int scattered;          /* --scattered: 1 the pieces lie at random slots of the pool */
+    int pack;               /* --pack: how optimized.cu packs scattered pieces (enum pack) */
     unsigned char *pool;    /* pinned host memory: 2 * pieces slots of `piece` bytes */
     long *slot;             /* piece i lies at pool + slot[i] * piece */
+    long *d_slot;           /* the same on the device, for the gather kernel (--pack 2): the
+                             * pieces' places do not change between sends, so it is uploaded
+                             * once, untimed, like the pool's contents */
     unsigned char *staging; /* optimized.cu's pinned buffer for the packed batch */
     unsigned char *device;  /* the pieces, packed, on the device */
 };
@@ -31,6 +35,20 @@ static inline const unsigned char *piece_at(const struct batch *b, long i)
 {
     return b->pool + (size_t)b->slot[i] * b->piece;
 }
+
+/* How the optimized program gathers scattered pieces into one batch: one
+ * host core copies them into a pinned buffer (the guideline as the guide
+ * states it), every host core does (OpenMP), or one kernel reads them where
+ * they lie in the mapped pinned pool and writes them packed (chapter 14's
+ * zero copy): no staging copy, no host core, and still one operation. */
+enum pack { PACK_ONE_CORE, PACK_EVERY_CORE, PACK_ON_DEVICE };
+
+/* Copy every piece to dst + i * piece, on one host core or on all of them. */
+void pack_on_host(const struct batch *b, unsigned char *dst, int every_core);
+
+/* One kernel on `stream`: every piece from the mapped pool to its place in
+ * b->device. */
+void gather_on_device(const struct batch *b, cudaStream_t stream);
 
 /* The chapter's evidence, printed after the timing: the pieces, one copy of
  * all the bytes alone (the link's rate), and one packing alone (one core). */

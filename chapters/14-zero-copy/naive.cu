@@ -1,11 +1,9 @@
 /* Chapter 14, naive: the rows the kernel needs are brought to device memory
- * first. A sparse selection is gathered on the host into one pinned buffer
- * (so that it crosses the link as one copy, chapter 12), every row in order
- * is copied as it lies; then the kernel reads device memory. */
+ * first. A sparse selection is gathered on the host, on every core, into one
+ * pinned buffer (so that it crosses the link as one copy, chapter 12); every
+ * row in order is copied as it lies; then the kernel reads device memory. */
 #include "problem.h"
 #include "cuda_check.h"
-
-#include <string.h>
 
 // [read]
 /* Untimed: a pinned buffer for the gathered rows and their device copy. */
@@ -24,9 +22,7 @@ static void run(void *data, cudaStream_t s)
     (void)s; /* cudaMemcpy and the launch use the default stream */
     const float *rows = t->host; /* every row, in order: the table is the batch */
     if (t->idx) {
-        size_t floats = t->row / sizeof(float);
-        for (long k = 0; k < t->selected; k++)
-            memcpy(t->staging + (size_t)k * floats, t->host + (size_t)t->idx[k] * floats, t->row);
+        gather_rows(t, t->staging, 1); /* every host core */
         rows = t->staging;
     }
     CUDA_CHECK(cudaMemcpy(t->d_rows, rows, selected_bytes(t), cudaMemcpyHostToDevice));

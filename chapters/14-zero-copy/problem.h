@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Threads per block of the row-sum kernel: one warp per row. */
+/* Threads per block of the row-sum kernel: a warp per 32 rows. */
 #define BLOCK 256
 
 struct table {
@@ -30,8 +30,13 @@ static inline size_t selected_bytes(const struct table *t) { return (size_t)t->s
 
 /* Sum each of `count` rows of `rows` (device or mapped host memory) into
  * t->d_sums: row k of the result is row idx[k] of `rows`, or row k when idx
- * is NULL. One warp reads one row, 16 bytes a thread. */
+ * is NULL. A warp takes 32 rows: one load of their row numbers, then teams of
+ * lanes, 16 bytes a lane, one row a team. */
 void row_sums(const struct table *t, const float *rows, const uint32_t *idx);
+
+/* The naive program's host gather: row idx[k] of the table to dst + k rows,
+ * on every host core (OpenMP) or on one. */
+void gather_rows(const struct table *t, float *dst, int every_core);
 
 /* The chapter's evidence, printed after the timing: what the device says
  * about mapped memory, and the naive program's two steps timed alone. */

@@ -1,74 +1,7 @@
-/* Chapter 20, the problem: transpose an n x n float matrix. Bit-exact check
- * against a CPU transpose; the work is one read and one write of the matrix. */
+/* Chapter 20, the problem: transpose an n x n float matrix. The matrix, its
+ * inputs and the bit-exact check are common/transpose.cu's, shared with
+ * chapter 21; this file says what chapter 20 measures. */
 #include "problem.h"
-#include "cuda_check.h"
-#include "rng.h"
-
-#include <stdio.h>
-#include <stdlib.h>
-
-static size_t matrix_bytes(long n) { return (size_t)n * (size_t)n * sizeof(float); }
-
-static size_t device_bytes(const struct config *c) { return 2 * matrix_bytes(c->size); }
-
-/* Input, the downloaded output and the reference. */
-static size_t host_bytes(const struct config *c) { return 3 * matrix_bytes(c->size); }
-
-static void *create(const struct config *c)
-{
-    struct transpose *t = (struct transpose *)calloc(1, sizeof *t);
-    t->n = c->size;
-    t->rows = (int)c->knob[0]; /* a power of two: the kernels are compiled for those */
-    size_t bytes = matrix_bytes(t->n);
-    t->h_in = (float *)host_alloc(bytes);
-    rng_fill_f32(t->h_in, (size_t)t->n * t->n, -1.0f, 1.0f, c->seed, 0);
-    t->in = (float *)device_alloc(bytes);
-    t->out = (float *)device_alloc(bytes);
-    CUDA_CHECK(cudaMemcpy(t->in, t->h_in, bytes, cudaMemcpyHostToDevice));
-    return t;
-}
-
-static void poison(void *data)
-{
-    struct transpose *t = (struct transpose *)data;
-    poison_device(t->out, matrix_bytes(t->n));
-}
-
-static int check(void *data, struct check_report *r)
-{
-    struct transpose *t = (struct transpose *)data;
-    size_t n = (size_t)t->n, bytes = matrix_bytes(t->n);
-    float *got = (float *)host_alloc(bytes), *ref = (float *)host_alloc(bytes);
-    CUDA_CHECK(cudaMemcpy(got, t->out, bytes, cudaMemcpyDeviceToHost));
-    /* Blocked so that the reference itself stays cache-friendly on the CPU. */
-    for (size_t r0 = 0; r0 < n; r0 += 64)
-        for (size_t c0 = 0; c0 < n; c0 += 64)
-            for (size_t r1 = r0; r1 < r0 + 64 && r1 < n; r1++)
-                for (size_t c1 = c0; c1 < c0 + 64 && c1 < n; c1++)
-                    ref[c1 * n + r1] = t->h_in[r1 * n + c1];
-    struct tolerance tol = {CHECK_EXACT, 0, 0, 0, 0};
-    check_f32(got, ref, NULL, n * n, &tol, NULL, r);
-    free(got);
-    free(ref);
-    return r->passed;
-}
-
-/* The fewest bytes a transpose must move: read every element, write it once. */
-static double bytes(const void *data)
-{
-    return 2.0 * matrix_bytes(((const struct transpose *)data)->n);
-}
-
-static double flops(const void *data) { (void)data; return 0; }
-
-static void destroy(void *data)
-{
-    struct transpose *t = (struct transpose *)data;
-    CUDA_CHECK(cudaFree(t->in));
-    CUDA_CHECK(cudaFree(t->out));
-    free(t->h_in);
-    free(t);
-}
 
 const struct problem PROBLEM = {
     .number = 20,
@@ -98,12 +31,12 @@ const struct problem PROBLEM = {
     /* More elements per thread, more loads in flight: does that close the
      * gap to the roof where the pair stops short of it (the H200)? */
     .sweeps = {"--rows 4", "--rows 2"},
-    .device_bytes = device_bytes,
-    .host_bytes = host_bytes,
-    .create = create,
-    .poison = poison,
-    .check = check,
-    .bytes = bytes,
-    .flops = flops,
-    .destroy = destroy,
+    .device_bytes = transpose_device_bytes,
+    .host_bytes = transpose_host_bytes,
+    .create = transpose_create,
+    .poison = transpose_poison,
+    .check = transpose_check,
+    .bytes = transpose_bytes,
+    .flops = transpose_flops,
+    .destroy = transpose_destroy,
 };

@@ -46,8 +46,8 @@ static transpose_fn kernel_for(int rows)
 
 static void run(void *data, cudaStream_t s)
 {
-    struct banks *t = (struct banks *)data;
-    kernel_for(t->rows)<<<banks_grid(t->n), dim3(TILE, t->rows), 0, s>>>(t->out, t->in, t->n);
+    struct transpose *t = (struct transpose *)data;
+    kernel_for(t->rows)<<<transpose_grid(t->n), dim3(TILE, t->rows), 0, s>>>(t->out, t->in, t->n);
     CHECK_LAUNCH();
 }
 

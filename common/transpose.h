@@ -1,0 +1,44 @@
+/* The transpose problem that chapters 20 (coalescing through a shared tile)
+ * and 21 (bank conflicts of that tile) both time: an n x n float matrix,
+ * transposed out of place, checked bit for bit against a CPU transpose. One
+ * owner for the data, the inputs and the check; each chapter's problem.cu
+ * keeps only what it teaches (its title, knobs, sweeps and profiler metrics). */
+#ifndef COMMON_TRANSPOSE_H
+#define COMMON_TRANSPOSE_H
+
+#include "chapter.h"
+
+/* The kernels of both chapters move a TILE x TILE block of the matrix per
+ * thread block, with TILE x rows threads, each thread handling TILE / rows
+ * elements. The pairs use BLOCK_ROWS; --rows (a power of two up to TILE)
+ * changes it. */
+#define TILE 32
+#define BLOCK_ROWS 8
+
+struct transpose {
+    long n;        /* the matrix is n x n floats, row-major */
+    int rows;      /* --rows: threads per tile column (knob 0 of both chapters) */
+    float *in;     /* device input */
+    float *out;    /* device output: out[c][r] = in[r][c] */
+    float *h_in;   /* host copy of the input, for the reference */
+    void *library; /* chapter 20's library.cu handle */
+};
+
+/* One block per tile. */
+static inline dim3 transpose_grid(long n)
+{
+    return dim3((unsigned)((n + TILE - 1) / TILE), (unsigned)((n + TILE - 1) / TILE));
+}
+
+/* struct problem's hooks (chapter.h); bytes() is one read and one write of
+ * the matrix, flops() none. */
+size_t transpose_device_bytes(const struct config *c);
+size_t transpose_host_bytes(const struct config *c);
+void *transpose_create(const struct config *c);
+void transpose_poison(void *data);
+int transpose_check(void *data, struct check_report *r);
+double transpose_bytes(const void *data);
+double transpose_flops(const void *data);
+void transpose_destroy(void *data);
+
+#endif
