@@ -135,7 +135,10 @@ $(LIBCOMMON): $(COMMON_OBJ)
 -include $(wildcard chapters/*/chapter.mk)
 
 # The hash of a chapter's sources, written into every results row it produces.
-source_files = $(sort $(wildcard $(1)/*.cu $(1)/*.h $(1)/*.c $(1)/chapter.mk))
+# A chapter's shared-sources file names the files of common/ that are its problem (chapters 20
+# and 21 share one): they are part of its hash.
+source_files = $(sort $(wildcard $(1)/*.cu $(1)/*.h $(1)/*.c $(1)/chapter.mk)) \
+               $(if $(wildcard $(1)/shared-sources),$(shell cat $(1)/shared-sources))
 source_hash  = $(shell cat $(call source_files,$(1)) | sha256sum | cut -c1-12)
 
 # Each program's main() carries the hash (SOURCE_HASH), so a program object is recompiled when

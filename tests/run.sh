@@ -202,7 +202,7 @@ else bad "claims fail on the recorded evidence"; grep -E '^(FAIL|WARN)' "$log"; 
 # The staleness check must catch a changed source: plant one in a copy, strict and for a person.
 if [ ${#chapters[@]} -gt 0 ] && ls results/*.csv >/dev/null 2>&1; then
     # The sources alone: the built programs and book are not needed here.
-    git ls-files -co --exclude-standard -- scripts chapters results book | tar -cf - -T - | tar -xf - -C "$tmp"
+    git ls-files -co --exclude-standard -- scripts chapters results book common | tar -cf - -T - | tar -xf - -C "$tmp"
     n=$(sed -n 2p "$(ls "$tmp"/results/*.csv | head -n 1)" | cut -d, -f1)
     nn=$(printf %02d "$((10#$n))")
     echo "// planted change" >>"$(ls -d "$tmp"/chapters/"$nn"-*)/problem.cu"
@@ -213,7 +213,7 @@ if [ ${#chapters[@]} -gt 0 ] && ls results/*.csv >/dev/null 2>&1; then
         && grep -q "^WARN: chapter $nn .*make results CHAPTERS=$nn.*stale" "$log"; then
         ok "for a person, a changed chapter is a warning with the command that re-measures it"
     else bad "--warn-stale on a planted change:"; cat "$log"; fi
-    rm -rf "${tmp:?}"/scripts "$tmp"/chapters "$tmp"/results "$tmp"/book
+    rm -rf "${tmp:?}"/scripts "$tmp"/chapters "$tmp"/results "$tmp"/book "$tmp"/common
 fi
 if [ -x tests/results/run.sh ]; then
     tests/results/run.sh >"$log" 2>&1; rc=$?

@@ -82,13 +82,35 @@ def gpu_slug(name):
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
 
 
+def shared_sources(chapter_dir):
+    """The files outside the chapter's folder that are part of its sources (a problem two
+    chapters share, kept in common/): its `shared-sources` file lists them, one path from the
+    repository root per line, so that a change to one makes every chapter that uses it stale."""
+    path = os.path.join(chapter_dir, "shared-sources")
+    if not os.path.isfile(path):
+        return []
+    root = os.path.dirname(os.path.dirname(os.path.abspath(chapter_dir)))
+    out = []
+    for i, line in enumerate(read_text(path).split("\n"), start=1):
+        line = line.strip()
+        if not line:
+            continue
+        full = os.path.join(root, line)
+        if line.startswith(("/", "..")) or not os.path.isfile(full):
+            raise ResultsError(f"{rel(path)}:{i}: '{line}' is not a file of the repository")
+        out.append(full)
+    return out
+
+
 def source_hash(chapter_dir):
-    """sha256 of the chapter's *.cu *.h *.c chapter.mk, concatenated in byte order of name."""
+    """sha256 of the chapter's *.cu *.h *.c chapter.mk, concatenated in byte order of name, then
+    its shared sources in the order listed (the Makefile's source_hash computes the same)."""
     names = [n for n in os.listdir(chapter_dir)
              if n.endswith((".cu", ".h", ".c")) or n == "chapter.mk"]
     h = hashlib.sha256()
-    for n in sorted(names, key=lambda s: s.encode()):
-        with open(os.path.join(chapter_dir, n), "rb") as f:
+    paths = [os.path.join(chapter_dir, n) for n in sorted(names, key=lambda s: s.encode())]
+    for path in paths + shared_sources(chapter_dir):
+        with open(path, "rb") as f:
             h.update(f.read())
     return h.hexdigest()[:12]
 

@@ -29,7 +29,7 @@ def check(name, ok, detail=""):
 class Tree:
     def __init__(self, root):
         self.root = root
-        for d in ("scripts", "chapters", "results"):
+        for d in ("scripts", "chapters", "results", "common"):
             shutil.copytree(os.path.join(REPO, d), os.path.join(root, d),
                             ignore=shutil.ignore_patterns("__pycache__", "naive", "optimized",
                                                           "library"))

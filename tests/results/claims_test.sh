@@ -14,7 +14,7 @@ export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@t GIT_COMMITTER_NAME=t GIT_COMMITTER
 sources() { git ls-files -co --exclude-standard -- "$@"; }
 # A copy of the real data with a history of one commit at DATE: claims committed then.
 copy() { # DIR DATE
-    mkdir -p "$1" && sources scripts chapters results book | tar -cf - -T - | tar -xf - -C "$1"
+    mkdir -p "$1" && sources scripts chapters results book common | tar -cf - -T - | tar -xf - -C "$1"
     git -C "$1" init -q && git -C "$1" add -A \
         && GIT_AUTHOR_DATE=$2 GIT_COMMITTER_DATE=$2 git -C "$1" commit -qm copy
 }

@@ -19,6 +19,7 @@ mkdir -p "$tree/book" "$tree/chapters" "$tree/bin"
 cp -r scripts "$tree"/
 cp book/*.tsv "$tree/book/"
 cp -r chapters/20-matrix-transpose "$tree/chapters/"
+cp -r common "$tree/"   # chapter 20's shared sources are part of its hash
 rm -rf "$tree/scripts/__pycache__" "$tree/scripts/guide/__pycache__"
 printf '#!/bin/sh\necho "NVIDIA H100 80GB HBM3, 9.0"\n' >"$tree/bin/nvidia-smi"
 chmod +x "$tree/bin/nvidia-smi"

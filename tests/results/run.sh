@@ -20,6 +20,31 @@ sed 's/,rate,rate_unit,/,gbs,gflops,/' common/results.c >"$tmp/planted.c"
 if [ "$(header_of "$tmp/planted.c")" != "$want" ]; then echo "PASS: a column renamed in C alone is noticed"
 else echo "FAIL: a column renamed in C alone went unnoticed"; fail=1; fi
 
+# One hash: the Makefile's (compiled into the programs) and results.py's (the staleness check)
+# agree for every chapter, shared sources included.
+make_hashes=$(make -s --no-print-directory -f Makefile -f - print-hashes 2>/dev/null <<'MK'
+print-hashes:
+	@$(foreach d,$(CHAPTER_DIRS),echo '$(d) $(call source_hash,$(d))';)
+MK
+)
+differ=0
+while read -r d h; do
+    [ "$(python3 scripts/results.py hash "$d")" = "$h" ] || { echo "FAIL: $d: make's hash $h, results.py's $(python3 scripts/results.py hash "$d")"; differ=1; fail=1; }
+done <<<"$make_hashes"
+[ -n "$make_hashes" ] && [ $differ -eq 0 ] && echo "PASS: make and results.py compute the same source hash for every chapter"
+[ -n "$make_hashes" ] || { echo "FAIL: make printed no hashes"; fail=1; }
+# A change to a shared source (common/transpose.cu, chapters 20 and 21's problem) makes both stale.
+if [ -f chapters/20-matrix-transpose/shared-sources ]; then
+    mkdir -p "$tmp/shared/chapters" && cp -r common "$tmp/shared/" \
+        && cp chapters/20-matrix-transpose/*.* chapters/20-matrix-transpose/shared-sources "$tmp/shared/chapters/" 2>/dev/null
+    mkdir -p "$tmp/shared/chapters/20" && mv "$tmp"/shared/chapters/*.* "$tmp"/shared/chapters/shared-sources "$tmp/shared/chapters/20/"
+    before=$(python3 scripts/results.py hash "$tmp/shared/chapters/20")
+    echo "// planted" >>"$tmp/shared/common/transpose.cu"
+    after=$(python3 scripts/results.py hash "$tmp/shared/chapters/20")
+    [ "$before" != "$after" ] && echo "PASS: a change to a shared source changes the hash of the chapter that lists it" \
+        || { echo "FAIL: a change to common/transpose.cu left chapter 20's hash at $before"; fail=1; }
+fi
+
 # results/loops/times.csv (how long the loops take, for make help and the README): a recorded time is
 # shown; each planted fault is one line naming the line and column, and exit 1.
 d=$tmp/loops; mkdir -p "$d"

@@ -71,6 +71,8 @@ class Tree:
         self.root = root
         shutil.copytree(os.path.join(REPO, "scripts"), os.path.join(root, "scripts"),
                         ignore=shutil.ignore_patterns("__pycache__"))
+        # A chapter's shared sources (chapter 20's problem) are part of its hash.
+        shutil.copytree(os.path.join(REPO, "common"), os.path.join(root, "common"))
         os.makedirs(os.path.join(root, "book"))
         for f in ("chapters.tsv", "guideline-index.tsv"):
             shutil.copy(os.path.join(REPO, "book", f), os.path.join(root, "book", f))
