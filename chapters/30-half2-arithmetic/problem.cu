@@ -251,11 +251,13 @@ const struct problem PROBLEM = {
     .timing = TIME_KERNEL,
     .metric = METRIC_FP16,
     /* The pipes an HFMA2 can go to: the FMA pipe (and its heavy half) for
-     * HFMA2, another for HFMA2.MMA; issue active for what binds. */
+     * HFMA2; for HFMA2.MMA the fp16 count and the shared (MMA, FP64) pipe's
+     * busy cycles; issue active for what binds. */
     .ncu_metrics = "gpu__time_duration.sum,smsp__inst_executed.sum,"
                    "sm__inst_executed_pipe_fma.sum,sm__inst_executed_pipe_fmaheavy.sum,"
                    "sm__inst_executed_pipe_fp16.sum,"
                    "sm__pipe_fmaheavy_cycles_active.avg.pct_of_peak_sustained_active,"
+                   "sm__pipe_shared_cycles_active.avg.pct_of_peak_sustained_active,"
                    "smsp__sass_thread_inst_executed_op_hfma_pred_on.sum,"
                    "smsp__issue_active.avg.pct_of_peak_sustained_active,"
                    "sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active,"
