@@ -128,9 +128,12 @@ static double bytes(const void *data)
  * do (METRIC_INT32, compared with the 64 per SM per clock of the guide's
  * table): per cell, three high multiplies, three multiply-subtracts for the
  * remainders and three multiply-adds for the offset. */
+/* Warp instructions executed (the issue roof's unit): the program's own count
+ * per 32 cells (a warp's trip through the loop), times the warps' trips. */
 static double flops(const void *data)
 {
-    return 9.0 * ((const struct decode *)data)->n;
+    const struct decode *d = (const struct decode *)data;
+    return d->warp_insts * (double)d->n / 32.0;
 }
 
 static void destroy(void *data)
@@ -158,7 +161,7 @@ const struct problem PROBLEM = {
     .test_options = {"--literal 1", "--width 64", "--width 64 --literal 1", "--width 3",
                      "--width 1000"},
     .timing = TIME_KERNEL,
-    .metric = METRIC_INT32,
+    .metric = METRIC_ISSUE,
     .ncu_metrics = "gpu__time_duration.sum,smsp__inst_executed.sum,"
                    "sm__inst_executed_pipe_alu.sum,sm__inst_executed_pipe_fma.sum,"
                    "sm__inst_executed_pipe_xu.sum,"

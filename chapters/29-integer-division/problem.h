@@ -34,6 +34,8 @@ struct decode {
     int literal;       /* --literal: run the instance compiled with width as a literal */
     unsigned threads;  /* threads launched: the grid-stride loop's stride */
     unsigned *sums;    /* device: one checksum per thread */
+    double warp_insts; /* warp instructions per 32 cells of the program's loop, set by its
+                        * prepare(): the work the issue roof counts (flops()) */
 };
 
 /* Widths that have an instance compiled with the width as a literal. */

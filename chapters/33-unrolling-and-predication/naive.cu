@@ -1,47 +1,33 @@
-/* Chapter 33, naive: the tap loop as written, kept a loop with
- * `#pragma unroll 1` (left alone, nvcc would unroll it: the count is a
- * compile-time constant), and the zero padding as an `if` around the load.
- * Every tap pays for the loop's counter, compare and branch, and its weight
- * is read from constant memory with a computed index. */
+/* Chapter 33, naive: the radius is a kernel argument, known only at run
+ * time, so the tap count is too. nvcc still unrolls the loop (by four, with a
+ * remainder loop for the last taps), but it cannot drop the counter, the
+ * compares and the branches, and each weight is read from constant memory
+ * with a computed index. */
 #include "problem.h"
 
 // [kernel]
-template <int R> /* radius: --radius picks the instance */
-__global__ void conv_kernel(float *out, const float *in, int n)
+template <int SELECT> /* --select: the padding as a select (1) or an if (0) */
+__global__ void conv_kernel(float *out, const float *in, int n, int radius)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
         return;
     float acc = 0.0f;
-#pragma unroll 1
-    for (int k = 0; k < 2 * R + 1; k++) {
-        int j = i + k - R;
-        if (j >= 0 && j < n)
-            acc = fmaf(c_w[k], in[j], acc);
-    }
+    for (int k = 0; k < 2 * radius + 1; k++)
+        acc = tap<SELECT>(acc, c_w[k], in, i + k - radius, n);
     out[i] = acc;
 }
 // [kernel]
 
-typedef void (*conv_fn)(float *, const float *, int);
-
-static conv_fn kernel_for(int radius)
-{
-    switch (radius) { /* the knob admits only these */
-    case 1: return conv_kernel<1>;
-    case 2: return conv_kernel<2>;
-    case 4: return conv_kernel<4>;
-    case 16: return conv_kernel<16>;
-    default: return conv_kernel<8>;
-    }
-}
-
+// [launch]
 static void run(void *data, cudaStream_t s)
 {
     struct conv *c = (struct conv *)data;
-    kernel_for(c->radius)<<<conv_grid(c->n), BLOCK, 0, s>>>(c->out, c->in, c->n);
+    void (*kernel)(float *, const float *, int, int) = c->select ? conv_kernel<1> : conv_kernel<0>;
+    kernel<<<conv_grid(c->n), BLOCK, 0, s>>>(c->out, c->in, c->n, c->radius);
     CHECK_LAUNCH();
 }
+// [launch]
 
 int main(int argc, char **argv)
 {

@@ -7,9 +7,7 @@
 
 /* A 1D convolution with zero padding: out[i] = sum over k = 0..2R of
  * w[k] * in[i + k - R], where in[j] outside 0..n-1 counts as 0. One output
- * per thread; --radius R (a power of two up to MAX_RADIUS) picks the
- * compiled instance, so the tap count is a compile-time constant that the
- * compiler could unroll. */
+ * per thread; --radius R, a power of two up to MAX_RADIUS. */
 #define BLOCK 256
 #define MAX_RADIUS 16
 #define MAX_TAPS (2 * MAX_RADIUS + 1)
@@ -17,6 +15,7 @@
 struct conv {
     int n;           /* elements */
     int radius;      /* --radius: 2 radius + 1 taps */
+    int select;      /* --select: the zero padding as a select instead of an if */
     float *in, *out; /* device input and output */
     float *h_in;     /* host input */
     float h_w[MAX_TAPS];
@@ -36,6 +35,23 @@ static inline void upload_weights(void *data)
     const struct conv *c = (const struct conv *)data;
     CUDA_CHECK(cudaMemcpyToSymbol(c_w, c->h_w, (2 * c->radius + 1) * sizeof(float)));
 }
+
+#ifdef __CUDACC__
+// [tap]
+/* One tap: acc + w * in[j], where in[j] outside 0..n-1 counts as 0. Both
+ * programs call it; SELECT (--select) writes the padding as an `if` around
+ * the load and the FMA (0) or as a select of the loaded value or 0 (1). */
+template <int SELECT>
+static __device__ __forceinline__ float tap(float acc, float w, const float *in, int j, int n)
+{
+    if (SELECT)
+        return fmaf(w, (j >= 0 && j < n) ? in[j] : 0.0f, acc);
+    if (j >= 0 && j < n)
+        acc = fmaf(w, in[j], acc);
+    return acc;
+}
+// [tap]
+#endif
 
 static inline unsigned conv_grid(int n) { return (unsigned)((n + BLOCK - 1) / BLOCK); }
 

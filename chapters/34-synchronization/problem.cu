@@ -1,8 +1,6 @@
-/* Chapter 34, the problem: the sum of --size 32-bit ints. The result is one
- * int, the sum modulo 2^32 (two's complement wrap-around, computed with
- * unsigned adds); the inputs are nonzero and average zero, so the exact sum,
- * which the host computes in 64 bits, fits and the wrap never happens in
- * practice. The check is exact: one missing or doubled element changes it. */
+/* Chapter 34, the problem: the sum of every row of a matrix of bytes, --cols
+ * bytes to a row (the last row may be short), each sum into its own slot. The
+ * check is exact: one missing or doubled byte changes its row's sum. */
 #include "problem.h"
 #include "cuda_check.h"
 #include "rng.h"
@@ -10,23 +8,38 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-enum { KNOB_ITEMS };
+enum { KNOB_COLS };
 
-/* The input repeats a pool of seeded random values, so that generating a GiB
- * and its exact sum costs a million random numbers, not 256 million. The
- * pool's length is prime, so the repeats do not line up with the loads. */
+/* The matrix repeats a pool of seeded random bytes, so that generating a GiB
+ * and its row sums costs a million random numbers, not a billion, and each
+ * row's sum is a difference of two prefix sums of the pool. The pool's length
+ * is prime, so the repeats do not line up with the rows. */
 static const long POOL = 1048573;
 
-static size_t input_bytes(long n) { return (size_t)n * sizeof(int); }
+static long rows_of(long n, long cols) { return (n + cols - 1) / cols; }
 
 static size_t device_bytes(const struct config *c)
 {
-    return input_bytes(c->size) + input_bytes(POOL) + 256;
+    long rows = rows_of(c->size, c->knob[KNOB_COLS]);
+    return (size_t)c->size + (size_t)POOL + (size_t)rows * sizeof(unsigned) + 256;
 }
 
-static size_t host_bytes(const struct config *c) { (void)c; return input_bytes(POOL); }
+static size_t host_bytes(const struct config *c)
+{
+    long rows = rows_of(c->size, c->knob[KNOB_COLS]);
+    return (size_t)POOL * (1 + sizeof(long long)) + 2 * (size_t)rows * sizeof(unsigned); /* want, got */
+}
 
-__global__ void fill_kernel(int *in, const int *pool, long n, long pool_n)
+unsigned resident_grid(const void *kernel)
+{
+    int device, sms, per_sm;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS, 0));
+    return (unsigned)(sms * (per_sm > 0 ? per_sm : 1));
+}
+
+__global__ void fill_kernel(unsigned char *in, const unsigned char *pool, long n, long pool_n)
 {
     long stride = (long)gridDim.x * blockDim.x;
     for (long i = (long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
@@ -35,64 +48,75 @@ __global__ void fill_kernel(int *in, const int *pool, long n, long pool_n)
 
 static void *create(const struct config *c)
 {
-    struct reduction *r = (struct reduction *)calloc(1, sizeof *r);
+    struct row_sums *r = (struct row_sums *)calloc(1, sizeof *r);
     r->n = c->size;
-    r->items = (int)c->knob[KNOB_ITEMS];
-    /* Values in -1000..-1 and 1..1000: never zero, so a dropped element
-     * always shows. */
-    long pool_n = r->n < POOL ? r->n : POOL;
-    int *pool = (int *)host_alloc(input_bytes(pool_n));
+    r->cols = c->knob[KNOB_COLS];
+    r->rows = rows_of(r->n, r->cols);
+    /* Bytes 1..255: never zero, so a dropped byte always shows. */
+    unsigned char *pool = (unsigned char *)host_alloc((size_t)POOL);
+    long long *prefix = (long long *)host_alloc((size_t)(POOL + 1) * sizeof(long long));
     uint64_t state = c->seed * 0x9E3779B97F4A7C15ULL + 34;
-    long long pool_sum = 0, head_sum = 0; /* all of the pool; its first n % pool_n */
-    long head = r->n % pool_n;
-    for (long i = 0; i < pool_n; i++) {
-        int v = (int)(rng_next(&state) % 2000) - 1000;
-        pool[i] = v >= 0 ? v + 1 : v;
-        pool_sum += pool[i];
-        if (i < head)
-            head_sum += pool[i];
+    prefix[0] = 0;
+    for (long i = 0; i < POOL; i++) {
+        pool[i] = (unsigned char)(1 + rng_next(&state) % 255);
+        prefix[i + 1] = prefix[i] + pool[i];
     }
-    r->exact = (r->n / pool_n) * pool_sum + head_sum;
-    int *d_pool = (int *)device_alloc(input_bytes(pool_n));
-    CUDA_CHECK(cudaMemcpy(d_pool, pool, input_bytes(pool_n), cudaMemcpyHostToDevice));
-    r->in = (int *)device_alloc(input_bytes(r->n));
-    r->out = (int *)device_alloc(sizeof(int));
-    fill_kernel<<<1024, 256>>>(r->in, d_pool, r->n, pool_n);
+    /* The sum of bytes [0, x): whole pools, then a prefix of one. */
+    r->want = (unsigned *)host_alloc((size_t)r->rows * sizeof(unsigned));
+    for (long row = 0; row < r->rows; row++) {
+        long a = row * r->cols, b = a + r->cols < r->n ? a + r->cols : r->n;
+        long long sa = (a / POOL) * prefix[POOL] + prefix[a % POOL];
+        long long sb = (b / POOL) * prefix[POOL] + prefix[b % POOL];
+        r->want[row] = (unsigned)(sb - sa);
+    }
+    unsigned char *d_pool = (unsigned char *)device_alloc((size_t)POOL);
+    CUDA_CHECK(cudaMemcpy(d_pool, pool, (size_t)POOL, cudaMemcpyHostToDevice));
+    unsigned char *in = (unsigned char *)device_alloc((size_t)r->n);
+    fill_kernel<<<1024, 256>>>(in, d_pool, r->n, POOL);
     CHECK_LAUNCH();
     CUDA_CHECK(cudaDeviceSynchronize());
+    r->in = in;
+    r->out = (unsigned *)device_alloc((size_t)r->rows * sizeof(unsigned));
     CUDA_CHECK(cudaFree(d_pool));
+    free(prefix);
     free(pool);
     return r;
 }
 
 static void poison(void *data)
 {
-    struct reduction *r = (struct reduction *)data;
-    poison_device(r->out, sizeof(int));
+    struct row_sums *r = (struct row_sums *)data;
+    poison_device(r->out, (size_t)r->rows * sizeof(unsigned));
 }
 
 static int check(void *data, struct check_report *rep)
 {
-    struct reduction *r = (struct reduction *)data;
-    int got;
-    CUDA_CHECK(cudaMemcpy(&got, r->out, sizeof got, cudaMemcpyDeviceToHost));
-    /* The exact sum, wrapped to 32 bits as the GPU's unsigned adds wrap. */
-    int want = (int)(unsigned)(unsigned long long)r->exact;
-    printf("sum: %d on the GPU, %lld exact (64-bit, on the host)\n", got, r->exact);
-    check_bytes(&got, &want, 1, sizeof got, rep);
+    struct row_sums *r = (struct row_sums *)data;
+    size_t bytes = (size_t)r->rows * sizeof(unsigned);
+    unsigned *got = (unsigned *)host_alloc(bytes);
+    CUDA_CHECK(cudaMemcpy(got, r->out, bytes, cudaMemcpyDeviceToHost));
+    printf("row sums: %ld rows of %ld bytes; row 0: %u on the GPU, %u exact\n", r->rows, r->cols,
+           got[0], r->want[0]);
+    check_bytes(got, r->want, (size_t)r->rows, sizeof(unsigned), rep);
+    free(got);
     return rep->passed;
 }
 
-/* A reduction reads every int once and writes almost nothing. */
-static double bytes(const void *data) { return (double)input_bytes(((const struct reduction *)data)->n); }
+/* Every byte of the matrix is read once and every row's sum written once. */
+static double bytes(const void *data)
+{
+    const struct row_sums *r = (const struct row_sums *)data;
+    return (double)r->n + (double)r->rows * sizeof(unsigned);
+}
 
-static double flops(const void *data) { return (double)((const struct reduction *)data)->n; }
+static double flops(const void *data) { return (double)((const struct row_sums *)data)->n; }
 
 static void destroy(void *data)
 {
-    struct reduction *r = (struct reduction *)data;
-    CUDA_CHECK(cudaFree(r->in));
+    struct row_sums *r = (struct row_sums *)data;
+    CUDA_CHECK(cudaFree((void *)r->in));
     CUDA_CHECK(cudaFree(r->out));
+    free(r->want);
     free(r);
 }
 
@@ -101,29 +125,30 @@ const struct problem PROBLEM = {
     .slug = "synchronization",
     .title = "Fewer synchronization points: a block reduction with one barrier",
     .section = "5.4.3",
-    .size_help = "ints to add (256M: 1 GiB)",
-    .default_size = 256L << 20,
+    .size_help = "bytes of the matrix (1 GiB: 4M rows of 256)",
+    .default_size = 1L << 30,
     .small_size = 100003,
     .odd_size = 1000001,
     .min_size = 1,
-    .max_size = 4L << 30,
-    .knobs = {{"items", "ints each thread adds before its block combines them (the grid is "
-               "size / (256 * items) blocks), all programs but the library", 256, 4, 65536, 0,
-               KNOB_POWER_OF_TWO}},
+    .max_size = (1L << 31) - 1, /* the library's row offsets are ints */
+    .knobs = {{"cols", "bytes in a row, each row one block reduction (a power of two, "
+               "at least 256: every thread of the block holds a share of every row)", 256, 256,
+               65536, 0, KNOB_POWER_OF_TWO}},
     .nknobs = 1,
-    .test_options = {"--items 4096"},
+    .test_options = {"--cols 65536"},
     .timing = TIME_KERNEL,
-    .metric = METRIC_GBS,
-    /* Shared-memory instructions and barrier stalls carry the in-block
-     * reduction; instructions executed show its weight beside the loads. */
+    .metric = METRIC_READ_GBS,
+    /* Barrier and long-scoreboard stalls say where the warps wait; shared-
+     * memory instructions carry the tree; issue active says that issue is not
+     * the limit; DRAM bytes say each byte is read once. */
     .ncu_metrics = "gpu__time_duration.sum,dram__bytes_read.sum,smsp__inst_executed.sum,"
+                   "smsp__issue_active.avg.pct_of_peak_sustained_active,"
                    "smsp__sass_inst_executed_op_shared_ld.sum,"
                    "smsp__sass_inst_executed_op_shared_st.sum,"
                    "smsp__warp_issue_stalled_barrier_per_warp_active.pct,"
                    "smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct",
-    /* Fewer ints per thread, more blocks, and a block reduction per 256 * items
-     * ints: where does the barrier count start to show? */
-    .sweeps = {"--items 4", "--items 16", "--items 64"},
+    /* Longer rows: more bytes per block reduction, until the loads hide it. */
+    .sweeps = {"--cols 1024", "--cols 4096"},
     .device_bytes = device_bytes,
     .host_bytes = host_bytes,
     .create = create,

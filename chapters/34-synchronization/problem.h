@@ -1,65 +1,65 @@
-/* Chapter 34: what naive.cu, optimized.cu and library.cu share. The two
- * programs of the pair share their global loads (thread_sum below) and their
- * launch; they differ only in how a block adds up its threads' sums. */
+/* Chapter 34: what naive.cu, optimized.cu and library.cu share. The input is
+ * a matrix of bytes, --cols to a row; the output is one sum per row, each in
+ * its own slot. The two programs of the pair share their grid, their loads
+ * (load_rows below) and their stores; they differ only in how a block adds up
+ * its threads' values for one row (block_sum). */
 #ifndef SYNCHRONIZATION_PROBLEM_H
 #define SYNCHRONIZATION_PROBLEM_H
 
 #include "chapter.h"
 
 #define THREADS 256 /* threads per block, both programs */
-#define UNROLL 4    /* int4 loads a thread issues before it adds any of them */
+#define DEPTH 8     /* rows whose loads a block issues before it reduces the first */
+/* Blocks per SM both kernels are compiled for (__launch_bounds__): 40
+ * registers a thread, what the tree needs unconstrained, so both programs run
+ * 6 blocks (48 warps) per SM; at 8 the shuffle version spills. */
+#define MIN_BLOCKS 6
 
-struct reduction {
-    long n;             /* --size: ints to add */
-    int items;          /* --items: ints per thread, which sets the grid */
-    int *in;            /* device input */
-    int *out;           /* device output: one int, the sum modulo 2^32 */
-    long long exact;    /* the exact sum, from the host */
+struct row_sums {
+    long n;             /* --size: bytes of the matrix */
+    long cols;          /* --cols: bytes in a row, a multiple of THREADS */
+    long rows;          /* ceil(n / cols): the last row may be short */
+    unsigned grid;      /* blocks: as many as fit on the GPU at once, each loops over rows */
+    const unsigned char *in; /* device input */
+    unsigned *out;      /* device output: one sum per row */
+    unsigned *want;     /* host: the exact sums */
+    int *offsets;       /* library.cu: row starts, rows + 1 of them */
     void *temp;         /* library.cu: CUB's temporary storage */
     size_t temp_bytes;
 };
 
 extern const struct problem PROBLEM;
 
-/* Blocks of the launch: enough for every thread to get `items` ints. */
-static inline unsigned reduction_blocks(long n, int items)
-{
-    long per_block = (long)THREADS * items;
-    long blocks = (n + per_block - 1) / per_block;
-    return (unsigned)(blocks > 0 ? blocks : 1);
-}
+/* Blocks for a launch of kernel (THREADS a block): as many as the GPU holds at
+ * once (the occupancy API's blocks per SM times the SMs). Every block starts
+ * at once and loops over the rows, so no block is launched per row and none
+ * waits for a free SM. */
+unsigned resident_grid(const void *kernel);
 
 #ifdef __CUDACC__
 // [load]
-/* One thread's share of the sum, the same in both programs. Grid-stride over
- * the input as int4 (16 bytes a load), UNROLL loads issued before any is
- * added so that each thread keeps 64 bytes in flight, then the last n % 4 ints.
- * Unsigned adds: 32-bit overflow wraps, as the C++ standard defines it for
- * unsigned and not for signed integers. */
-static __device__ __forceinline__ unsigned thread_sum(const int *__restrict__ in, long n)
+/* Thread threadIdx.x's share of DEPTH rows, from row r0 on: the bytes
+ * threadIdx.x, threadIdx.x + THREADS, ... of each row, added. The loads of
+ * the DEPTH rows are independent and issued together (k outermost), so a
+ * thread keeps DEPTH loads in flight and a block waits out one memory latency
+ * per DEPTH rows, not per row. Bytes past the end of the matrix count 0. */
+static __device__ __forceinline__ void load_rows(unsigned v[DEPTH], const unsigned char *__restrict__ in,
+                                                 long n, long cols, long r0)
 {
-    const int4 *in4 = (const int4 *)in;
-    long n4 = n / 4;
-    long stride = (long)gridDim.x * THREADS;
-    long first = (long)blockIdx.x * THREADS + threadIdx.x;
-    long i = first;
-    unsigned s = 0;
-    for (; i + (UNROLL - 1) * stride < n4; i += UNROLL * stride) {
-        int4 v[UNROLL];
 #pragma unroll
-        for (int u = 0; u < UNROLL; u++)
-            v[u] = in4[i + u * stride];
+    for (int d = 0; d < DEPTH; d++)
+        v[d] = 0;
+    for (long k = threadIdx.x; k < cols; k += THREADS) {
+        unsigned char b[DEPTH];
 #pragma unroll
-        for (int u = 0; u < UNROLL; u++)
-            s += (unsigned)v[u].x + (unsigned)v[u].y + (unsigned)v[u].z + (unsigned)v[u].w;
+        for (int d = 0; d < DEPTH; d++) {
+            long i = (r0 + d) * cols + k;
+            b[d] = i < n ? in[i] : 0;
+        }
+#pragma unroll
+        for (int d = 0; d < DEPTH; d++)
+            v[d] += b[d];
     }
-    for (; i < n4; i += stride) {
-        int4 v = in4[i];
-        s += (unsigned)v.x + (unsigned)v.y + (unsigned)v.z + (unsigned)v.w;
-    }
-    if (first < n - 4 * n4)
-        s += (unsigned)in[4 * n4 + first];
-    return s;
 }
 // [load]
 #endif

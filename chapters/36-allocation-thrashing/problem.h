@@ -11,6 +11,8 @@
 
 enum strategy { STRATEGY_REUSE = 0, STRATEGY_POOL = 1 };
 
+#define MAX_RUNS 4096 /* runs of the loop whose call time is kept (warm-up, check, samples) */
+
 struct scratch_loop {
     long n;            /* --size: elements of x, y and the scratch buffer */
     int iters;         /* --iters: iterations of the loop, each needing the scratch */
@@ -20,6 +22,11 @@ struct scratch_loop {
     /* Counted by the wrappers below over every run of the loop. */
     long runs, alloc_calls, free_calls;
     double alloc_s, free_s; /* host seconds spent inside those calls */
+    /* Each run's seconds inside the allocation and free calls, so that the
+     * cost per iteration is a median over the same runs as the loop's time,
+     * not a mean set beside a median. */
+    double run_calls_s[MAX_RUNS];
+    double calls_s_at_start; /* alloc_s + free_s when the current run started */
     size_t mem_free_before, mem_total;
 };
 
