@@ -315,7 +315,12 @@ def read_spec(chapter):
     if not isinstance(p.get("because"), str) or not p["because"].strip():
         raise ResultsError(f"{at('prediction', 'because')}: [prediction] needs 'because', "
                            "the reason in a sentence")
-    spec["prediction"] = {"speedup": [float(s[0]), float(s[1])], "because": p["because"]}
+    redesigned = p.get("redesigned")
+    if redesigned is not None and (not isinstance(redesigned, str) or len(redesigned.split()) < 3):
+        raise ResultsError(f"{at('prediction', 'redesigned')}: [prediction] redesigned must say, "
+                           "in words, what changed in the programs")
+    spec["prediction"] = {"speedup": [float(s[0]), float(s[1])], "because": p["because"],
+                          "redesigned": redesigned}
     claims = doc.get("claim", [])
     if not isinstance(claims, list) or not claims:
         raise ResultsError(f"{name}: no claims: each is a [[claim]] table")
@@ -528,13 +533,20 @@ def claim_reads(claim):
 def claim_kind(data, number, claim):
     """{'kind': mechanism | observation, 'committed', 'first_recorded' (ISO dates or None),
     'why'}: a mechanism claim was committed, in its current form, before the first number it
-    reads was recorded on any GPU (scripts/guide/history.py)."""
+    reads was recorded on any GPU (for a redesigned chapter: for its current sources;
+    scripts/guide/history.py)."""
     if "_kind" in claim:
         return claim["_kind"]
     h = history.history()
     spec = data.specs.get(number) or {}
     committed = h.committed(spec.get("path"), claim["_key"]) if h.available else None
-    first = h.first_recorded(number, claim_reads(claim)) if h.available else None
+    # A redesigned chapter (its [prediction] says what changed) is judged against the numbers of
+    # its current sources only: the old programs' numbers said nothing about the new ones. Any
+    # other chapter against the first number ever recorded, so that a small edit to the
+    # sources cannot turn a claim written after measuring into a prediction.
+    c = data.chapters.get(number)
+    source = c.hash if c and (spec.get("prediction") or {}).get("redesigned") else None
+    first = h.first_recorded(number, claim_reads(claim), source) if h.available else None
     iso = (lambda d: d.isoformat().replace("+00:00", "Z") if d else None)
     if not h.available:
         kind, why = OBSERVATION, h.why

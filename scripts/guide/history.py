@@ -12,8 +12,12 @@ Two `git log -p` runs, whatever the number of chapters (well under a second):
   that left and came back counts from its return).
 - results/ with no context: every row ever added, with its own recording date (the row's
   `date` column, the moment the measurement existed). The first date of a (chapter, tool,
-  metric) on any GPU is when that number could first be seen; a results row (result:FIELD)
-  counts per chapter.
+  metric, source hash) on any GPU is when that number could first be seen for that code; a
+  results row (result:FIELD) counts per chapter and hash. A chapter whose [prediction]
+  declares it `redesigned` is judged by the numbers of its current sources alone: a claim
+  committed before they were first recorded is a prediction, though the old programs' numbers
+  of the same metric were seen. Any other chapter by the first number of any of its sources,
+  so that an edit cannot launder a claim written after measuring.
 Merges are not read (their changes are their parents' commits'). The commit date (%cI) is
 used: a rebase makes a claim later, never earlier.
 
@@ -99,7 +103,8 @@ class History:
     def __init__(self):
         self.available, self.why = False, None
         self.introduced = {}          # (evidence.toml path, claim key) -> last date introduced
-        self.first_seen = {}          # (chapter, tool, metric) or (chapter, "result") -> date
+        # (chapter, tool, metric, hash) or (chapter, "result", hash) -> date; hash None: any
+        self.first_seen = {}
         shallow = _git("rev-parse", "--is-shallow-repository")
         if shallow is None:
             self.why = "no git history here (not a git clone, or no git)"
@@ -131,26 +136,28 @@ class History:
                     dates = [parse_date(f) for f in fields if DATE.fullmatch(f)]
                     if not dates or dates[-1] is None:
                         continue
-                    chapter = int(fields[0])
+                    chapter, source = int(fields[0]), fields[-3]
                     if evidence:
                         at = next((i for i in range(1, len(fields) - 1) if fields[i] in TOOLS), None)
                         if at is None:
                             continue
-                        k = (chapter, fields[at], fields[at + 1])
+                        k = (chapter, fields[at], fields[at + 1], source)
                     else:
-                        k = (chapter, "result")
-                    if k not in self.first_seen or dates[-1] < self.first_seen[k]:
-                        self.first_seen[k] = dates[-1]
+                        k = (chapter, "result", source)
+                    for k in (k, k[:-1] + (None,)):
+                        if k not in self.first_seen or dates[-1] < self.first_seen[k]:
+                            self.first_seen[k] = dates[-1]
 
     def committed(self, spec_path, key):
         """The date the claim text of claim_key() `key` was last committed; None if never."""
         return self.introduced.get((spec_path, key))
 
-    def first_recorded(self, number, reads):
-        """The first recording date of any number the claim reads: reads is a set of
-        (tool, metric), tool 'result' for a results field. None if none was ever recorded."""
-        dates = [self.first_seen.get((number, "result") if t == "result" else (number, t, m))
-                 for t, m in reads]
+    def first_recorded(self, number, reads, source):
+        """The first recording date of any number the claim reads, for the sources of hash
+        `source` (None: any sources): reads is a set of (tool, metric), tool 'result' for a
+        results field. None if none was ever recorded."""
+        dates = [self.first_seen.get((number, "result", source) if t == "result"
+                                     else (number, t, m, source)) for t, m in reads]
         dates = [d for d in dates if d]
         return min(dates) if dates else None
 

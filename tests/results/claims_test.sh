@@ -89,6 +89,18 @@ if [ "${o0:-x}" = 0 ] && grep -q "^PASS: chapter 29 claim instructions on .*\[ob
     && [ "$m1" -lt "$m0" ] && [ "$o1" -gt 0 ] && [ $((m0 + o0)) -eq $((m1 + o1)) ]; then
     pass "a claim changed after its evidence is an observation, not a held prediction ($m0 -> $m1 predictions held)"
 else failed "mechanism/observation: before ${m0:-?}/${o0:-?}, after ${m1:-?}/${o1:-?}"; grep "29 claim instructions" "$tmp/out" | head -n 2; fi
+# A redesigned chapter (new sources, [prediction] redesigned) is judged by its new sources'
+# numbers alone: the changed claim, committed before any were recorded, is a prediction again.
+# Without the declaration the same edit leaves it an observation (no laundering by an edit).
+echo "// planted redesign" >>"$(ls -d "$d"/chapters/29-*)/naive.cu"
+git -C "$d" commit -qam "new sources"
+claims "$d"; read -r m3 o3 < <(counts)
+sed -i 's/^\[prediction\]$/[prediction]\nredesigned = "planted: the programs were rewritten"/' "$(ls -d "$d"/chapters/29-*)/evidence.toml"
+git -C "$d" commit -qam "declared"
+claims "$d"
+if [ "${m3:-x}" = "$m1" ] && grep -qE "^(PASS|FAIL): chapter 29 claim instructions on .*\\[mechanism\\]$" "$tmp/out"; then
+    pass "a redesigned chapter's claims count as predictions until its new sources are measured; an edit alone does not"
+else failed "redesigned: after the edit ${m3:-?} predictions (want $m1)"; grep "29 claim instructions" "$tmp/out" | head -n 2; fi
 # Without history every claim is an observation, said in one line.
 rm -rf "$d/.git"
 claims "$d"; read -r m2 o2 < <(counts)
