@@ -18,11 +18,12 @@ static size_t device_bytes(const struct config *c)
     return (size_t)c->size * (sizeof(uint32_t) + sizeof(float)) + TABLE_BYTES;
 }
 
-/* Pick, staged input, downloaded output (4 bytes each); the pool's values,
- * references and bounds. */
+/* Pick, staged input, downloaded output (4 bytes each), each element's
+ * reference and bound in the check (8 each); the pool's values, references
+ * and bounds. */
 static size_t host_bytes(const struct config *c)
 {
-    return (size_t)c->size * 12 + POOL_MAX * 20 + TABLE_BYTES;
+    return (size_t)c->size * 28 + POOL_MAX * 20 + TABLE_BYTES;
 }
 
 static void *create(const struct config *c)
