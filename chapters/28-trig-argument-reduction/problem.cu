@@ -8,6 +8,7 @@
 #include "problem.h"
 #include "cuda_check.h"
 #include "evidence.h"
+#include "accuracy.h"
 #include "rng.h"
 #include "sinpi.h"
 
@@ -137,8 +138,9 @@ static void reference_of(const void *ctx, long v, double ref[2], double bound[2]
 #define BAND_POINTS (1 << 16)
 #define BAND_SEED 28
 
-__global__ void forms_kernel(float *out, const float *p, int n)
+__global__ void forms_kernel(float *out, const float *p, int n, int unused)
 {
+    (void)unused;
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) {
         out[2 * i] = sinf(TWO_PI_F * p[i]);
@@ -157,12 +159,7 @@ static void band_error(int m, struct band_error *e)
     float *h_out = (float *)host_alloc(2 * n * sizeof(float));
     float lo = ldexpf(1.0f, m);
     rng_fill_f32(h_p, (size_t)n, lo, 2 * lo, BAND_SEED, (uint64_t)m);
-    float *d_p = (float *)device_alloc(n * sizeof(float));
-    float *d_out = (float *)device_alloc(2 * n * sizeof(float));
-    CUDA_CHECK(cudaMemcpy(d_p, h_p, n * sizeof(float), cudaMemcpyHostToDevice));
-    forms_kernel<<<(n + BLOCK - 1) / BLOCK, BLOCK>>>(d_out, d_p, n);
-    CHECK_LAUNCH();
-    CUDA_CHECK(cudaMemcpy(h_out, d_out, 2 * n * sizeof(float), cudaMemcpyDeviceToHost));
+    accuracy_eval((const void *)forms_kernel, h_p, 1, h_out, 2, n, 0); /* common/accuracy.h */
     memset(e, 0, sizeof *e);
     for (int j = 0; j < n; j++) {
         double s, c;
@@ -172,8 +169,6 @@ static void band_error(int m, struct band_error *e)
         e->sinpi_ulp = fmax(e->sinpi_ulp, ulp_distance_f32(h_out[2 * j + 1], s));
         e->sinf_ulp = fmax(e->sinf_ulp, ulp_distance_f32(h_out[2 * j], sin(w)));
     }
-    CUDA_CHECK(cudaFree(d_p));
-    CUDA_CHECK(cudaFree(d_out));
     free(h_p);
     free(h_out);
 }
