@@ -80,6 +80,10 @@ struct problem {
     const char *test_options[MAX_TEST_OPTIONS];
     enum timing timing;
     enum metric metric;
+    /* Optional: the metric of one configuration, where a knob changes which
+     * roof bounds the program (chapter 13's --direction: the link's rate
+     * each way). NULL: .metric for every configuration. */
+    enum metric (*metric_of)(const void *data);
     const char *ncu_metrics; /* comma-separated, the chapter's profiler evidence */
     /* Other configurations `make results` measures besides the default, as
      * program options ("--fast-exp 1"): the knob settings the prose relies on. */

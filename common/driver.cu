@@ -166,10 +166,9 @@ struct measurement {
 
 /* The roofs of issue 20 (roofs.h): the rate counts bytes() or flops(), as the
  * metric's comment in chapter.h says, and only this metric's roof is measured. */
-static void new_roof(const struct problem *p, void *data, const struct gpu_info *g, double sec,
-                     struct measurement *m)
+static void new_roof(const struct problem *p, enum metric k, void *data,
+                     const struct gpu_info *g, double sec, struct measurement *m)
 {
-    enum metric k = p->metric;
     int launches = k == METRIC_LAUNCH_STREAM || k == METRIC_LAUNCH_GRAPH;
     int bytes = k == METRIC_READ_GBS || k == METRIC_LINK_H2D || k == METRIC_LINK_D2H ||
                 k == METRIC_LINK_DUPLEX;
@@ -223,37 +222,39 @@ static void measure(const struct problem *p, const struct variant *v, void *data
     l2_flusher_free(&fl);
     m->sm_clock_mhz = gpu_measure_sm_clock_mhz();
     double sec = m->tr.us.median * 1e-6;
+    /* The configuration's metric where a knob picks the roof (chapter 13's direction). */
+    enum metric k = p->metric_of ? p->metric_of(data) : p->metric;
     m->rate = m->roof = -1;
     m->roof_name = "";
-    m->unit = p->metric == METRIC_TIME ? "" : metric_unit(p->metric);
-    if (p->metric == METRIC_GFLOPS) {
+    m->unit = k == METRIC_TIME ? "" : metric_unit(k);
+    if (k == METRIC_GFLOPS) {
         m->rate = p->flops(data) / sec / 1e9;
         m->roof = g->fp32_peak_gflops;
         m->roof_name = "fp32";
-    } else if (p->metric == METRIC_SFU) {
+    } else if (k == METRIC_SFU) {
         m->rate = p->flops(data) / sec / 1e9;
         m->roof = g->sfu_peak_gops;
         m->roof_name = "sfu";
-    } else if (p->metric == METRIC_FP64 || p->metric == METRIC_FP16 ||
-               p->metric == METRIC_CONVERT || p->metric == METRIC_INT32) {
+    } else if (k == METRIC_FP64 || k == METRIC_FP16 ||
+               k == METRIC_CONVERT || k == METRIC_INT32) {
         m->rate = p->flops(data) / sec / 1e9;
-        m->roof = p->metric == METRIC_FP64 ? g->fp64_peak_gflops
-                : p->metric == METRIC_FP16 ? g->fp16_peak_gflops
-                : p->metric == METRIC_CONVERT ? g->convert_peak_gops : g->int32_peak_gops;
-        m->roof_name = p->metric == METRIC_FP64 ? "fp64" : p->metric == METRIC_FP16 ? "fp16"
-                     : p->metric == METRIC_CONVERT ? "convert" : "int32";
-    } else if (p->metric == METRIC_LOOKUPS) {
+        m->roof = k == METRIC_FP64 ? g->fp64_peak_gflops
+                : k == METRIC_FP16 ? g->fp16_peak_gflops
+                : k == METRIC_CONVERT ? g->convert_peak_gops : g->int32_peak_gops;
+        m->roof_name = k == METRIC_FP64 ? "fp64" : k == METRIC_FP16 ? "fp16"
+                     : k == METRIC_CONVERT ? "convert" : "int32";
+    } else if (k == METRIC_LOOKUPS) {
         m->rate = p->flops(data) / sec / 1e9;
         m->roof = gpu_random_sector_roof(g);
         m->roof_name = "dram-sector";
-    } else if (p->metric == METRIC_GBS || p->metric == METRIC_HOST_GBS) {
+    } else if (k == METRIC_GBS || k == METRIC_HOST_GBS) {
         m->rate = p->bytes(data) / sec / 1e9;
-        if (p->metric == METRIC_GBS) {
+        if (k == METRIC_GBS) {
             m->roof = gpu_copy_roof_gbs(g);
             m->roof_name = "copy";
         }
-    } else if (p->metric != METRIC_TIME) {
-        new_roof(p, data, g, sec, m);
+    } else if (k != METRIC_TIME) {
+        new_roof(p, k, data, g, sec, m);
     }
 }
 
