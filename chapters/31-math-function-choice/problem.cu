@@ -278,8 +278,8 @@ static double flops(const void *data)
 }
 
 /* The square's specific form, a * a, uses no special-function unit at all,
- * so the SFU is no ceiling for it (the optimized square ran at 102% of the
- * SFU's rate): that configuration is shown against FP32, one multiply per
+ * so the SFU is no ceiling for it (the optimized square ran above the SFU's
+ * rate when shown against it): that configuration is shown against FP32, one multiply per
  * evaluation, a true if distant ceiling. What binds every configuration is
  * instruction issue (see evidence.toml). */
 static enum metric metric_of(const void *data)
