@@ -121,6 +121,10 @@ else
         else bad "tests/planted/planted.cu (PLANT=$n) does not build"; tail -n 20 "$log"; fi
     done
     [ $planted -eq 4 ] && ok "planted-bug programs build"
+    for n in 1 2; do
+        mk "build/tests/softmax-max$n-naive" >"$log" 2>&1 && ok "chapter 04 with a planted row maximum ($n) builds" \
+            || { bad "chapter 04 with PLANT_MAX=$n does not build"; tail -n 20 "$log"; }
+    done
 fi
 
 section "command line (no GPU needed; every bad input refused before the GPU opens)"
@@ -250,6 +254,16 @@ else
         "$bin" --check-only --size odd >"$log" 2>&1; rc=$?
         want=$(case $n in 0 | 3) echo 0 ;; *) echo 1 ;; esac)
         [ $rc -eq "$want" ] && ok "planted bug $n: exit $rc as expected" || { bad "planted bug $n: exit $rc, expected $want"; tail -n 5 "$log"; }
+    done
+    # Chapter 04's check must see a missing (1) or wrong (2) row maximum.
+    for n in 1 2; do
+        for v in naive optimized; do
+            bin=build/tests/softmax-max$n-$v
+            [ -x "$bin" ] || continue
+            "$bin" --check-only --size odd >"$log" 2>&1; rc=$?
+            [ $rc -eq 1 ] && ok "chapter 04 $v with a planted row maximum ($n) fails its check" \
+                || { bad "chapter 04 $v with PLANT_MAX=$n: exit $rc, expected 1"; tail -n 5 "$log"; }
+        done
     done
     if [ -n "$sanitizer" ] && [ -x build/tests/planted-3 ]; then
         sanitize racecheck build/tests/planted-0 --check-only --size small && ok "racecheck passes the race-free planted program" \

@@ -10,7 +10,10 @@ for src in tests/unit/test_*.c; do
     name=$(basename "$src" .c)
     bin=build/tests/$name
     mod=common/${name#test_}.c
-    if ! gcc -std=c11 -O1 -g -Wall -Wextra -Wno-missing-field-initializers -Werror -pedantic -D_DEFAULT_SOURCE -fopenmp "$src" "$mod" -lm -o "$bin"; then
+    # Other modules a test links, named on a line "/* needs: rng check */" of the test.
+    needs=$(sed -n 's,^/\* needs: \(.*\) \*/$,\1,p' "$src" | head -n 1)
+    for m in $needs; do mod="$mod common/$m.c"; done
+    if ! gcc -std=c11 -O1 -g -Wall -Wextra -Wno-missing-field-initializers -Werror -pedantic -D_DEFAULT_SOURCE -fopenmp "$src" $mod -lm -o "$bin"; then
         echo "FAIL: $name does not compile"; fail=$((fail + 1)); continue
     fi
     out=$("$bin"); rc=$?

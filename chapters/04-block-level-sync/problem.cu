@@ -7,6 +7,7 @@
 #include "rng.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -28,10 +29,27 @@ static void *create(const struct config *c)
     t->threads = (int)c->knob[0];
     size_t bytes = matrix_bytes(t->n);
     t->h_in = (float *)host_alloc(bytes);
-    /* Uniform in [-4, 4): every value is a multiple of 2^-21, so x - max is
-     * exact in float and the only rounding errors are the ones counted in
+    /* Row r is uniform in [o_r - 4, o_r + 4) with o_r = +ROW_OFFSET or
+     * -ROW_OFFSET, the sign drawn per row. Softmax does not depend on the
+     * value subtracted, so inputs near 0 would let a program with no row
+     * maximum, or a wrong one, pass the check. These cannot: without the
+     * maximum, expf overflows (e^92 > FLT_MAX, about e^88.7) or falls to a
+     * denormal or 0 (e^-92); with the maximum of a row of the other sign,
+     * x - max is about +-192 and the same happens. |x| lies in [92, 100],
+     * where floats are 2^-17 apart; the values are on that grid, so x - max
+     * is exact in float and the only rounding errors are the ones counted in
      * check(). The row's largest and smallest terms differ by up to e^8. */
-    rng_fill_f32(t->h_in, (size_t)t->n * t->n, -4.0f, 4.0f, c->seed, 0);
+    size_t count = (size_t)t->n * t->n;
+    rng_fill_f32(t->h_in, count, -4.0f, 4.0f, c->seed, 0);
+    int32_t *sign = (int32_t *)host_alloc((size_t)t->n * sizeof(int32_t));
+    rng_fill_i32(sign, (size_t)t->n, 0, 1, c->seed, 1);
+#pragma omp parallel for schedule(static)
+    for (long row = 0; row < t->n; row++) {
+        float o = sign[row] ? ROW_OFFSET : -ROW_OFFSET, *x = t->h_in + (size_t)row * t->n;
+        for (long j = 0; j < t->n; j++)
+            x[j] = o + ldexpf(rintf(ldexpf(x[j], 17)), -17); /* exact: both on the grid */
+    }
+    free(sign);
     t->in = (float *)device_alloc(bytes);
     t->out = (float *)device_alloc(bytes);
     CUDA_CHECK(cudaMemcpy(t->in, t->h_in, bytes, cudaMemcpyHostToDevice));

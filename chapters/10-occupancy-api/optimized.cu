@@ -1,33 +1,46 @@
 /* Chapter 10, optimized: cudaOccupancyMaxPotentialBlockSize looks at the
- * kernel's registers, its shared memory and the SM's limits, and returns the
- * block size that lets the most warps be resident; the launch uses it. */
+ * kernel's registers, the shared memory it asks for (the 32 KB table) and the
+ * SM's limits, and returns the block size that lets the most warps be
+ * resident; the launch uses it. */
 #include "problem.h"
 #include "cuda_check.h"
 
 // [kernel]
-__global__ void gather_kernel(float *out, const float *table, const int *idx, long n)
+__global__ void walk_kernel(float *out, const float *table, const uint32_t *in, long n, int steps)
 {
-    long i = blockIdx.x * (long)blockDim.x + threadIdx.x;
-    if (i < n)
-        out[i] = table[idx[i]]; /* a random 4-byte read from a 2 GiB table */
+    extern __shared__ float t[]; /* the block's copy of the table, TABLE floats */
+    for (int j = threadIdx.x; j < TABLE; j += blockDim.x)
+        t[j] = table[j];
+    __syncthreads();
+    long first = blockIdx.x * (long)CHUNK, end = first + CHUNK < n ? first + CHUNK : n;
+    for (long i = first + threadIdx.x; i < end; i += blockDim.x) {
+        uint32_t x = in[i];
+        float sum = 0.0f;
+        for (int s = 0; s < steps; s++) {
+            float v = t[x % TABLE]; /* a random shared-memory read */
+            sum += v;
+            x = walk_next(x, v);
+        }
+        out[i] = sum;
+    }
 }
 // [kernel]
 
 // [launch]
 static void prepare(void *data)
 {
-    struct gather *g = (struct gather *)data;
-    int min_grid; /* blocks that would fill every SM; unused: the grid has a thread per lookup */
-    CUDA_CHECK(cudaOccupancyMaxPotentialBlockSize(&min_grid, &g->block, gather_kernel, g->smem));
-    print_occupancy((const void *)gather_kernel, g->block, g->smem);
+    struct walk *w = (struct walk *)data;
+    int min_grid; /* blocks that would fill every SM; unused: each block has its CHUNK */
+    CUDA_CHECK(cudaOccupancyMaxPotentialBlockSize(&min_grid, &w->block, walk_kernel, TABLE_BYTES));
+    report_occupancy((const void *)walk_kernel, w->block);
 }
 // [launch]
 
 static void run(void *data, cudaStream_t s)
 {
-    struct gather *g = (struct gather *)data;
-    unsigned grid = (unsigned)((g->n + g->block - 1) / g->block);
-    gather_kernel<<<grid, g->block, g->smem, s>>>(g->out, g->table, g->idx, g->n);
+    struct walk *w = (struct walk *)data;
+    walk_kernel<<<walk_grid(w->n), w->block, TABLE_BYTES, s>>>(w->out, w->table, w->in, w->n,
+                                                              w->steps);
     CHECK_LAUNCH();
 }
 

@@ -1,8 +1,9 @@
 /* Chapter 25, naive: sinf and expf, the accurate single-precision functions
  * (2 ulp each over their whole range). sinf reduces its argument to a
- * quarter period and evaluates a polynomial, expf splits off a power of two
- * and corrects the hardware's approximation around it: some 35 instructions
- * for the pair, where the intrinsics need a handful. */
+ * quarter period and evaluates a polynomial, expf reduces x log2 e exactly
+ * enough to a small remainder and hands only that to the hardware's
+ * exponential: some 35 instructions for the pair, where the intrinsics need
+ * a handful. */
 #include "problem.h"
 #include "cuda_check.h"
 

@@ -3,6 +3,7 @@
 #define FASTMATH_PROBLEM_H
 
 #include "chapter.h"
+#include "pool.h"
 
 #include <stdint.h>
 
@@ -17,10 +18,8 @@ struct fastmath {
     int terms;       /* --terms: sin+exp pairs per element */
     float step;      /* 1.0f / terms, so a_k = x * (k * step) runs up to x */
     float *in, *out; /* device input and output */
-    float *h_in;     /* host input */
-    float *pool;     /* the distinct input values (see problem.cu) */
-    int32_t *pick;   /* h_in[i] = pool[pick[i]] */
-    long npool;
+    float *values;    /* the distinct input values; input i is values[pool.pick[i]] */
+    struct pool pool; /* pool-and-pick inputs (common/pool.h) */
     int intrinsics;  /* 1 if the program calls __sinf and __expf (its check_rule),
                       * so the check applies their error bounds */
 };

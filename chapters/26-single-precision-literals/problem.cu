@@ -21,16 +21,14 @@ enum { KNOB_TERMS };
 static const double COEFF[NCOEFF] = {2.7557319e-6, 2.4801587e-5, 1.9841270e-4, 1.3888889e-3,
                                      8.3333333e-3, 4.1666667e-2, 1.6666667e-1, 0.5, 1.0, 1.0};
 
-/* The reference costs 10 double operations per term; inputs are drawn from a
- * pool of at most POOL distinct values scattered over the array, so that the
- * reference and the bound are computed once per pool value (every element is
- * still checked). The kernels cannot tell. */
-#define POOL 65536L
+/* The reference costs 10 double operations per term: the inputs are pooled
+ * (common/pool.h), and the reference and bound are computed once per
+ * distinct value. */
 
 static size_t device_bytes(const struct config *c) { return 2 * (size_t)c->size * sizeof(float); }
 
 /* Input, pick, downloaded output (4 bytes each); reference and bound (8 each). */
-static size_t host_bytes(const struct config *c) { return (size_t)c->size * 28 + POOL * 20; }
+static size_t host_bytes(const struct config *c) { return (size_t)c->size * 28 + POOL_MAX * 20; }
 
 static void *create(const struct config *c)
 {
@@ -44,17 +42,15 @@ static void *create(const struct config *c)
     l->n = c->size;
     l->terms = (int)c->knob[KNOB_TERMS];
     l->step = 1.0f / (float)l->terms;
-    l->npool = l->n < POOL ? l->n : POOL;
-    l->pool = (float *)host_alloc((size_t)l->npool * sizeof(float));
-    l->pick = (int32_t *)host_alloc((size_t)l->n * sizeof(int32_t));
-    l->h_in = (float *)host_alloc((size_t)l->n * sizeof(float));
-    rng_fill_f32(l->pool, (size_t)l->npool, -INPUT_LIMIT, INPUT_LIMIT, c->seed, 0);
-    rng_fill_i32(l->pick, (size_t)l->n, 0, (int32_t)(l->npool - 1), c->seed, 1);
-    for (long i = 0; i < l->n; i++)
-        l->h_in[i] = l->pool[l->pick[i]];
+    pool_init(&l->pool, l->n, POOL_MAX, c->seed, 1);
+    l->values = (float *)host_alloc((size_t)l->pool.size * sizeof(float));
+    rng_fill_f32(l->values, (size_t)l->pool.size, -INPUT_LIMIT, INPUT_LIMIT, c->seed, 0);
+    float *h_in = (float *)host_alloc((size_t)l->n * sizeof(float));
+    pool_spread(&l->pool, h_in, l->values, sizeof(float));
     l->in = (float *)device_alloc((size_t)l->n * sizeof(float));
     l->out = (float *)device_alloc((size_t)l->n * sizeof(float));
-    CUDA_CHECK(cudaMemcpy(l->in, l->h_in, (size_t)l->n * sizeof(float), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(l->in, h_in, (size_t)l->n * sizeof(float), cudaMemcpyHostToDevice));
+    free(h_in);
     return l;
 }
 
@@ -109,8 +105,10 @@ static double poly_bound(int rule, double a, double *value)
  * "Accuracy and Stability of Numerical Algorithms", sec. 4.2), and each
  * computed |t_k| is at most |p(a_k)| + its bound. The last term covers the
  * reference's own rounding in double. */
-static void reference_of(const struct literals *l, float x, double *ref, double *bound)
+static void reference_of(const void *ctx, long v, double *ref, double *bound)
 {
+    const struct literals *l = (const struct literals *)ctx;
+    float x = l->values[v];
     const double u = 0x1.0p-24;
     double sum = 0, err = 0, mass = 0;
     float k = 0.0f;
@@ -132,14 +130,9 @@ static int check(void *data, struct check_report *r)
 {
     struct literals *l = (struct literals *)data;
     size_t n = (size_t)l->n;
-    double *pref = (double *)host_alloc((size_t)l->npool * sizeof(double));
-    double *pbound = (double *)host_alloc((size_t)l->npool * sizeof(double));
-    for (long p = 0; p < l->npool; p++)
-        reference_of(l, l->pool[p], &pref[p], &pbound[p]);
-
     float *got = (float *)host_alloc(n * sizeof(float));
     CUDA_CHECK(cudaMemcpy(got, l->out, n * sizeof(float), cudaMemcpyDeviceToHost));
-    double worst = check_pooled_f32(got, n, 1, l->pick, pref, pbound, r);
+    double worst = pool_check(&l->pool, got, 1, reference_of, l, r);
     printf("check: rounding of %s, %d terms; worst element used %.1f%% of its bound\n",
            l->rule == RULE_DOUBLE_LITERALS ? "float products with double adds"
                                             : "float fused multiply-adds with float coefficients",
@@ -151,8 +144,6 @@ static int check(void *data, struct check_report *r)
         evidence_print("bound_used_pct", 100 * worst, "%");
         evidence_print("max_error_ulp", r->max_ulp, "ulp");
     }
-    free(pref);
-    free(pbound);
     free(got);
     return r->passed;
 }
@@ -176,9 +167,8 @@ static void destroy(void *data)
     struct literals *l = (struct literals *)data;
     CUDA_CHECK(cudaFree(l->in));
     CUDA_CHECK(cudaFree(l->out));
-    free(l->h_in);
-    free(l->pick);
-    free(l->pool);
+    pool_free(&l->pool);
+    free(l->values);
     free(l);
 }
 

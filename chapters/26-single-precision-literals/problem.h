@@ -3,6 +3,7 @@
 #define LITERALS_PROBLEM_H
 
 #include "chapter.h"
+#include "pool.h"
 
 #include <stdint.h>
 
@@ -16,10 +17,8 @@ struct literals {
     int terms;       /* --terms: polynomial evaluations per element */
     float step;      /* 1.0f / terms, so a_k = x * (k * step) runs up to x */
     float *in, *out; /* device input and output */
-    float *h_in;     /* host input */
-    float *pool;     /* the distinct input values (see problem.cu) */
-    int32_t *pick;   /* h_in[i] = pool[pick[i]] */
-    long npool;
+    float *values;    /* the distinct input values; input i is values[pool.pick[i]] */
+    struct pool pool; /* pool-and-pick inputs (common/pool.h) */
     int rule;        /* the program's check_rule */
 };
 

@@ -7,6 +7,7 @@
  * double-precision reference. */
 #include "problem.h"
 #include "cuda_check.h"
+#include "accuracy.h"
 #include "evidence.h"
 #include "rng.h"
 
@@ -17,11 +18,9 @@
 
 enum { KNOB_TERMS };
 
-/* The reference costs a double division and square root per term; inputs
- * come from a pool of at most POOL distinct points scattered over the array,
- * so that the reference and the bound are computed once per pool value (every
- * element is still checked). The kernels cannot tell. */
-#define POOL 65536L
+/* The reference costs a double division and square root per term: the
+ * points are pooled (common/pool.h), and the reference and bound are
+ * computed once per distinct point. */
 
 static size_t device_bytes(const struct config *c)
 {
@@ -29,7 +28,7 @@ static size_t device_bytes(const struct config *c)
 }
 
 /* Input (8), pick and output (4 each), reference and bound (8 each). */
-static size_t host_bytes(const struct config *c) { return (size_t)c->size * 32 + POOL * 24; }
+static size_t host_bytes(const struct config *c) { return (size_t)c->size * 32 + POOL_MAX * 24; }
 
 static void *create(const struct config *c)
 {
@@ -43,24 +42,23 @@ static void *create(const struct config *c)
     d->n = c->size;
     d->terms = (int)c->knob[KNOB_TERMS];
     d->h = 2.0f / (float)d->terms;
-    d->npool = d->n < POOL ? d->n : POOL;
-    float *xs = (float *)host_alloc((size_t)d->npool * sizeof(float));
-    float *bs = (float *)host_alloc((size_t)d->npool * sizeof(float));
-    rng_fill_f32(xs, (size_t)d->npool, -1.0f, 1.0f, c->seed, 0);
-    rng_fill_f32(bs, (size_t)d->npool, B_MIN, 1.0f, c->seed, 1);
-    d->pool = (float2 *)host_alloc((size_t)d->npool * sizeof(float2));
-    for (long p = 0; p < d->npool; p++)
-        d->pool[p] = make_float2(xs[p], bs[p]);
+    pool_init(&d->pool, d->n, POOL_MAX, c->seed, 2);
+    long np = d->pool.size;
+    float *xs = (float *)host_alloc((size_t)np * sizeof(float));
+    float *bs = (float *)host_alloc((size_t)np * sizeof(float));
+    rng_fill_f32(xs, (size_t)np, -1.0f, 1.0f, c->seed, 0);
+    rng_fill_f32(bs, (size_t)np, B_MIN, 1.0f, c->seed, 1);
+    d->values = (float2 *)host_alloc((size_t)np * sizeof(float2));
+    for (long p = 0; p < np; p++)
+        d->values[p] = make_float2(xs[p], bs[p]);
     free(xs);
     free(bs);
-    d->pick = (int32_t *)host_alloc((size_t)d->n * sizeof(int32_t));
-    d->h_in = (float2 *)host_alloc((size_t)d->n * sizeof(float2));
-    rng_fill_i32(d->pick, (size_t)d->n, 0, (int32_t)(d->npool - 1), c->seed, 2);
-    for (long i = 0; i < d->n; i++)
-        d->h_in[i] = d->pool[d->pick[i]];
+    float2 *h_in = (float2 *)host_alloc((size_t)d->n * sizeof(float2));
+    pool_spread(&d->pool, h_in, d->values, sizeof(float2));
     d->in = (float2 *)device_alloc((size_t)d->n * sizeof(float2));
     d->out = (float *)device_alloc((size_t)d->n * sizeof(float));
-    CUDA_CHECK(cudaMemcpy(d->in, d->h_in, (size_t)d->n * sizeof(float2), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(d->in, h_in, (size_t)d->n * sizeof(float2), cudaMemcpyHostToDevice));
+    free(h_in);
     return d;
 }
 
@@ -99,8 +97,10 @@ static double term_rel(int rule)
  * covers the second-order part. With d_k = rel |t_k| the bound of term k:
  *   |result - sum t_k| <= sum d_k + (2u + 16 K u^2) sum (|t_k| + d_k).
  * The last term covers the reference's own rounding in double. */
-static void reference_of(const struct divsqrt *d, float2 p, double *ref, double *bound)
+static void reference_of(const void *ctx, long v, double *ref, double *bound)
 {
+    const struct divsqrt *d = (const struct divsqrt *)ctx;
+    float2 p = d->values[v];
     const double u = 0x1.0p-24;
     double rel = term_rel(d->rule), sum = 0, err = 0, mass = 0;
     float s = -1.0f;
@@ -128,90 +128,68 @@ static void reference_of(const struct divsqrt *d, float2 p, double *ref, double 
 #define GRID_POINTS (1 << 18)
 #define OPS 5
 
-__global__ void operations_kernel(float *out, const float *x, const float *y, int n)
+/* in holds (x, y) pairs; out gets OPS results per point (common/accuracy.h). */
+__global__ void operations_kernel(float *out, const float *in, int n, int unused)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
+    (void)unused;
     if (i < n) {
-        out[OPS * i + 0] = x[i] / y[i];
-        out[OPS * i + 1] = __fdividef(x[i], y[i]);
-        out[OPS * i + 2] = 1.0f / sqrtf(y[i]);
-        out[OPS * i + 3] = rsqrtf(y[i]);
-        out[OPS * i + 4] = sqrtf(y[i]);
+        float x = in[2 * i], y = in[2 * i + 1];
+        out[OPS * i + 0] = x / y;
+        out[OPS * i + 1] = __fdividef(x, y);
+        out[OPS * i + 2] = 1.0f / sqrtf(y);
+        out[OPS * i + 3] = rsqrtf(y);
+        out[OPS * i + 4] = sqrtf(y);
     }
-}
-
-/* Runs operations_kernel on n points; out gets OPS results per point. */
-static void run_operations(const float *h_x, const float *h_y, float *h_out, int n)
-{
-    float *d_x = (float *)device_alloc(n * sizeof(float));
-    float *d_y = (float *)device_alloc(n * sizeof(float));
-    float *d_out = (float *)device_alloc((size_t)OPS * n * sizeof(float));
-    CUDA_CHECK(cudaMemcpy(d_x, h_x, n * sizeof(float), cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(d_y, h_y, n * sizeof(float), cudaMemcpyHostToDevice));
-    operations_kernel<<<(n + BLOCK - 1) / BLOCK, BLOCK>>>(d_out, d_x, d_y, n);
-    CHECK_LAUNCH();
-    CUDA_CHECK(cudaMemcpy(h_out, d_out, (size_t)OPS * n * sizeof(float), cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaFree(d_x));
-    CUDA_CHECK(cudaFree(d_y));
-    CUDA_CHECK(cudaFree(d_out));
 }
 
 static void print_accuracy_table(void)
 {
     const int n = GRID_POINTS;
-    float *x = (float *)host_alloc(n * sizeof(float));
-    float *y = (float *)host_alloc(n * sizeof(float));
+    float *xy = (float *)host_alloc(2 * (size_t)n * sizeof(float));
     float *out = (float *)host_alloc((size_t)OPS * n * sizeof(float));
+    double *ref = (double *)host_alloc((size_t)OPS * n * sizeof(double));
     for (int j = 0; j < n; j++) {
-        x[j] = 1.0f + (float)j / (float)n;
-        y[j] = (float)exp2(-60.0 + 120.0 * (double)((j * 40503L) % n) / (n - 1));
+        xy[2 * j] = 1.0f + (float)j / (float)n;
+        xy[2 * j + 1] = (float)exp2(-60.0 + 120.0 * (double)((j * 40503L) % n) / (n - 1));
     }
-    run_operations(x, y, out, n);
-    double e[OPS] = {0};
+    accuracy_eval((const void *)operations_kernel, xy, 2, out, OPS, n, 0);
     for (int j = 0; j < n; j++) {
-        double q = (double)x[j] / (double)y[j], r = 1.0 / sqrt((double)y[j]);
-        double ref[OPS] = {q, q, r, r, sqrt((double)y[j])};
-        for (int k = 0; k < OPS; k++)
-            e[k] = fmax(e[k], ulp_distance_f32(out[OPS * j + k], ref[k]));
+        double x = xy[2 * j], y = xy[2 * j + 1], q = x / y, r = 1.0 / sqrt(y);
+        ref[0 * n + j] = q, ref[1 * n + j] = q;
+        ref[2 * n + j] = r, ref[3 * n + j] = r;
+        ref[4 * n + j] = sqrt(y);
     }
-    evidence_print("div_ulp", e[0], "ulp");
-    evidence_print("fdividef_ulp", e[1], "ulp");
-    evidence_print("recip_sqrtf_ulp", e[2], "ulp");
-    evidence_print("rsqrtf_ulp", e[3], "ulp");
-    evidence_print("sqrtf_ulp", e[4], "ulp");
+    static const char *names[OPS] = {"div_ulp", "fdividef_ulp", "recip_sqrtf_ulp", "rsqrtf_ulp",
+                                      "sqrtf_ulp"};
+    for (int k = 0; k < OPS; k++)
+        evidence_print(names[k], accuracy_worst_ulp(out + k, OPS, ref + (size_t)k * n, n), "ulp");
 
     /* x = 2^100, y = 2^127: the quotient is 2^-27, a normal float. */
-    float hx = 0x1.0p100f, hy = 0x1.0p127f, hout[OPS];
-    run_operations(&hx, &hy, hout, 1);
+    float hxy[2] = {0x1.0p100f, 0x1.0p127f}, hout[OPS];
+    accuracy_eval((const void *)operations_kernel, hxy, 2, hout, OPS, 1, 0);
     evidence_print("div_2p127_times_2p27", (double)hout[0] * 0x1.0p27, "ratio");
     evidence_print("fdividef_2p127_times_2p27", (double)hout[1] * 0x1.0p27, "ratio");
     printf("check: 2^100 / 2^127 = %g with '/', %g with __fdividef (documented: 0 for "
            "2^126 < |y| < 2^128)\n", (double)hout[0], (double)hout[1]);
-    free(x);
-    free(y);
+    free(xy);
     free(out);
+    free(ref);
 }
 
 static int check(void *data, struct check_report *r)
 {
     struct divsqrt *d = (struct divsqrt *)data;
     size_t n = (size_t)d->n;
-    double *pref = (double *)host_alloc((size_t)d->npool * sizeof(double));
-    double *pbound = (double *)host_alloc((size_t)d->npool * sizeof(double));
-    for (long p = 0; p < d->npool; p++)
-        reference_of(d, d->pool[p], &pref[p], &pbound[p]);
-
     float *got = (float *)host_alloc(n * sizeof(float));
     CUDA_CHECK(cudaMemcpy(got, d->out, n * sizeof(float), cudaMemcpyDeviceToHost));
-    double worst = check_pooled_f32(got, n, 1, d->pick, pref, pbound, r);
+    double worst = pool_check(&d->pool, got, 1, reference_of, d, r);
     printf("check: bounds of %s, %d terms; worst element used %.1f%% of its bound\n",
            d->rule == RULE_IEEE ? "'/', sqrtf and 1.0f / (correctly rounded)"
                                 : "__fdividef (2 ulp) and rsqrtf (2 ulp)",
            d->terms, 100 * worst);
     if (worst == worst)
         evidence_print("bound_used_pct", 100 * worst, "%");
-    free(pref);
-    free(pbound);
     free(got);
     print_accuracy_table();
     return r->passed;
@@ -237,9 +215,8 @@ static void destroy(void *data)
     struct divsqrt *d = (struct divsqrt *)data;
     CUDA_CHECK(cudaFree(d->in));
     CUDA_CHECK(cudaFree(d->out));
-    free(d->h_in);
-    free(d->pick);
-    free(d->pool);
+    pool_free(&d->pool);
+    free(d->values);
     free(d);
 }
 

@@ -3,6 +3,7 @@
 #define DIVSQRT_PROBLEM_H
 
 #include "chapter.h"
+#include "pool.h"
 
 #include <stdint.h>
 
@@ -20,10 +21,8 @@ struct divsqrt {
     float h;          /* 2.0f / terms, the spacing of the sources */
     float2 *in;       /* device input: (x, b) */
     float *out;       /* device output */
-    float2 *h_in;     /* host input */
-    float2 *pool;     /* the distinct input values (see problem.cu) */
-    int32_t *pick;    /* h_in[i] = pool[pick[i]] */
-    long npool;
+    float2 *values;   /* the distinct points; point i is values[pool.pick[i]] */
+    struct pool pool; /* pool-and-pick inputs (common/pool.h) */
     int rule;         /* the program's check_rule */
 };
 

@@ -8,7 +8,9 @@
 #include "problem.h"
 #include "cuda_check.h"
 #include "evidence.h"
+#include "accuracy.h"
 #include "rng.h"
+#include "sinpi.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -42,25 +44,24 @@ static void *create(const struct config *c)
     t->terms = (int)c->knob[KNOB_TERMS];
     t->octave = (int)c->knob[KNOB_OCTAVE];
     t->sinpi = (int)c->knob[KNOB_SINPI];
-    t->npool = t->n < POOL ? t->n : POOL;
-    float *ps = (float *)host_alloc((size_t)t->npool * sizeof(float));
-    float *fs = (float *)host_alloc((size_t)t->npool * sizeof(float));
+    pool_init(&t->pool, t->n, POOL, c->seed, 2);
+    long np = t->pool.size;
+    float *ps = (float *)host_alloc((size_t)np * sizeof(float));
+    float *fs = (float *)host_alloc((size_t)np * sizeof(float));
     float lo = ldexpf(1.0f, t->octave);
-    rng_fill_f32(ps, (size_t)t->npool, lo, 2 * lo, c->seed, 0);
-    rng_fill_f32(fs, (size_t)t->npool, F_MIN, 0.5f, c->seed, 1);
-    t->pool = (float2 *)host_alloc((size_t)t->npool * sizeof(float2));
-    for (long p = 0; p < t->npool; p++)
-        t->pool[p] = make_float2(ps[p], fs[p]);
+    rng_fill_f32(ps, (size_t)np, lo, 2 * lo, c->seed, 0);
+    rng_fill_f32(fs, (size_t)np, F_MIN, 0.5f, c->seed, 1);
+    t->values = (float2 *)host_alloc((size_t)np * sizeof(float2));
+    for (long p = 0; p < np; p++)
+        t->values[p] = make_float2(ps[p], fs[p]);
     free(ps);
     free(fs);
-    t->pick = (int32_t *)host_alloc((size_t)t->n * sizeof(int32_t));
-    t->h_in = (float2 *)host_alloc((size_t)t->n * sizeof(float2));
-    rng_fill_i32(t->pick, (size_t)t->n, 0, (int32_t)(t->npool - 1), c->seed, 2);
-    for (long i = 0; i < t->n; i++)
-        t->h_in[i] = t->pool[t->pick[i]];
+    float2 *h_in = (float2 *)host_alloc((size_t)t->n * sizeof(float2));
+    pool_spread(&t->pool, h_in, t->values, sizeof(float2));
     t->in = (float2 *)device_alloc((size_t)t->n * sizeof(float2));
     t->out = (float2 *)device_alloc((size_t)t->n * sizeof(float2));
-    CUDA_CHECK(cudaMemcpy(t->in, t->h_in, (size_t)t->n * sizeof(float2), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(t->in, h_in, (size_t)t->n * sizeof(float2), cudaMemcpyHostToDevice));
+    free(h_in);
     return t;
 }
 
@@ -68,21 +69,6 @@ static void poison(void *data)
 {
     struct trigred *t = (struct trigred *)data;
     poison_device(t->out, (size_t)t->n * sizeof(float2));
-}
-
-/* sin(pi t) and cos(pi t) in double for |t| <= 1, exact where they are 0 or
- * +-1. libm's sin(M_PI * 1) is 1.2e-16, not 0 (M_PI is not pi), which would
- * charge an exact sinpif millions of ulps at a half-integer phase; folding t
- * into [-1/2, 1/2] by symmetry (exact in double) keeps every zero exact. */
-static void sincospi_ref(double t, double *s, double *c)
-{
-    double r = t, sign = 1;
-    if (r > 0.5)
-        r = 1 - r, sign = -1; /* sin(pi (1 - r)) = sin(pi r); cos changes sign */
-    else if (r < -0.5)
-        r = -1 - r, sign = -1;
-    *s = sin(M_PI * r);
-    *c = sign * sin(M_PI * (0.5 - fabs(r)));
 }
 
 /* Exact cos and sin of 2 pi q (in double) for one float phase q, and the
@@ -95,7 +81,7 @@ static void sincospi_ref(double t, double *s, double *c)
  *     plus sincosf's documented 2 ulp (full range) around cos(w) and sin(w). */
 static void term_bounds(int rule, int sinpi, float q, double *c, double *s, double *dc, double *ds)
 {
-    sincospi_ref(2.0 * ((double)q - rint((double)q)), s, c);
+    sincospi_exact(2.0 * ((double)q - rint((double)q)), s, c);
     if (sinpi) {
         *dc = ulps_f32_bound(*c, 1.0);
         *ds = ulps_f32_bound(*s, 1.0);
@@ -116,8 +102,10 @@ static void term_bounds(int rule, int sinpi, float q, double *c, double *s, doub
  * covers the second-order part. The last term covers the reference's own
  * rounding in double (libm's sin and cos of arguments up to 2^24 radians are
  * accurate to about an ulp of double). */
-static void reference_of(const struct trigred *t, float2 o, double ref[2], double bound[2])
+static void reference_of(const void *ctx, long v, double ref[2], double bound[2])
 {
+    const struct trigred *t = (const struct trigred *)ctx;
+    float2 o = t->values[v];
     const double u = 0x1.0p-24;
     double sum[2] = {0, 0}, err[2] = {0, 0}, mass[2] = {0, 0};
     float k = 0.0f;
@@ -150,8 +138,9 @@ static void reference_of(const struct trigred *t, float2 o, double ref[2], doubl
 #define BAND_POINTS (1 << 16)
 #define BAND_SEED 28
 
-__global__ void forms_kernel(float *out, const float *p, int n)
+__global__ void forms_kernel(float *out, const float *p, int n, int unused)
 {
+    (void)unused;
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) {
         out[2 * i] = sinf(TWO_PI_F * p[i]);
@@ -170,23 +159,16 @@ static void band_error(int m, struct band_error *e)
     float *h_out = (float *)host_alloc(2 * n * sizeof(float));
     float lo = ldexpf(1.0f, m);
     rng_fill_f32(h_p, (size_t)n, lo, 2 * lo, BAND_SEED, (uint64_t)m);
-    float *d_p = (float *)device_alloc(n * sizeof(float));
-    float *d_out = (float *)device_alloc(2 * n * sizeof(float));
-    CUDA_CHECK(cudaMemcpy(d_p, h_p, n * sizeof(float), cudaMemcpyHostToDevice));
-    forms_kernel<<<(n + BLOCK - 1) / BLOCK, BLOCK>>>(d_out, d_p, n);
-    CHECK_LAUNCH();
-    CUDA_CHECK(cudaMemcpy(h_out, d_out, 2 * n * sizeof(float), cudaMemcpyDeviceToHost));
+    accuracy_eval((const void *)forms_kernel, h_p, 1, h_out, 2, n, 0); /* common/accuracy.h */
     memset(e, 0, sizeof *e);
     for (int j = 0; j < n; j++) {
         double s, c;
-        sincospi_ref(2.0 * ((double)h_p[j] - rint((double)h_p[j])), &s, &c);
+        sincospi_exact(2.0 * ((double)h_p[j] - rint((double)h_p[j])), &s, &c);
         double w = (double)(float)((double)TWO_PI_F * (double)h_p[j]);
         e->radians_abs = fmax(e->radians_abs, fabs((double)h_out[2 * j] - s));
         e->sinpi_ulp = fmax(e->sinpi_ulp, ulp_distance_f32(h_out[2 * j + 1], s));
         e->sinf_ulp = fmax(e->sinf_ulp, ulp_distance_f32(h_out[2 * j], sin(w)));
     }
-    CUDA_CHECK(cudaFree(d_p));
-    CUDA_CHECK(cudaFree(d_out));
     free(h_p);
     free(h_out);
 }
@@ -214,14 +196,9 @@ static int check(void *data, struct check_report *r)
 {
     struct trigred *t = (struct trigred *)data;
     size_t n = (size_t)t->n;
-    double *pref = (double *)host_alloc((size_t)t->npool * 2 * sizeof(double));
-    double *pbound = (double *)host_alloc((size_t)t->npool * 2 * sizeof(double));
-    for (long p = 0; p < t->npool; p++)
-        reference_of(t, t->pool[p], &pref[2 * p], &pbound[2 * p]);
-
     float *got = (float *)host_alloc(2 * n * sizeof(float));
     CUDA_CHECK(cudaMemcpy(got, t->out, 2 * n * sizeof(float), cudaMemcpyDeviceToHost));
-    double worst = check_pooled_f32(got, n, 2, t->pick, pref, pbound, r);
+    double worst = pool_check(&t->pool, got, 2, reference_of, t, r);
     printf("check: %s (%s) of the %s phase, %d terms, phases in [2^%d, 2^%d) cycles; worst "
            "element used %.1f%% of its bound\n",
            t->sinpi ? "sincospif of 2 x" : "sincosf of fl(6.2831855f x)",
@@ -231,8 +208,6 @@ static int check(void *data, struct check_report *r)
         evidence_print("bound_used_pct", 100 * worst, "%");
         evidence_print("max_error_abs", r->max_abs, "abs");
     }
-    free(pref);
-    free(pbound);
     free(got);
     print_accuracy_table();
     return r->passed;
@@ -261,9 +236,8 @@ static void destroy(void *data)
     struct trigred *t = (struct trigred *)data;
     CUDA_CHECK(cudaFree(t->in));
     CUDA_CHECK(cudaFree(t->out));
-    free(t->h_in);
-    free(t->pick);
-    free(t->pool);
+    pool_free(&t->pool);
+    free(t->values);
     free(t);
 }
 

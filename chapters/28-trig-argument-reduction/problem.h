@@ -3,6 +3,7 @@
 #define TRIGRED_PROBLEM_H
 
 #include "chapter.h"
+#include "pool.h"
 
 #include <stdint.h>
 
@@ -19,10 +20,8 @@ struct trigred {
     int sinpi;        /* --sinpi: sincospif of half cycles instead of sincosf of radians */
     float2 *in;       /* device input: (start phase p in cycles, frequency f) */
     float2 *out;      /* device output: (sum of cos, sum of sin) */
-    float2 *h_in;     /* host input */
-    float2 *pool;     /* the distinct input values (see problem.cu) */
-    int32_t *pick;    /* h_in[i] = pool[pick[i]] */
-    long npool;
+    float2 *values;   /* the distinct oscillators; oscillator i is values[pool.pick[i]] */
+    struct pool pool; /* pool-and-pick inputs (common/pool.h) */
     int rule;         /* the program's check_rule */
 };
 

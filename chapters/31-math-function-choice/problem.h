@@ -3,6 +3,7 @@
 #define MATHCHOICE_PROBLEM_H
 
 #include "chapter.h"
+#include "pool.h"
 
 #include <stdint.h>
 
@@ -24,9 +25,8 @@ struct mathchoice {
     int fn;          /* --function */
     float step;      /* 1.0f / terms: a_k = x * (k * step), k = 1..terms */
     float *in, *out; /* device */
-    float *pool;     /* the distinct input values (see problem.cu) */
-    int32_t *pick;   /* input i is pool[pick[i]] */
-    long npool;
+    float *values;    /* the distinct input values; input i is values[pool.pick[i]] */
+    struct pool pool; /* pool-and-pick inputs (common/pool.h) */
     int rule;        /* the program's check_rule: which functions it calls */
 };
 
