@@ -255,7 +255,6 @@ const struct problem PROBLEM = {
      * busy cycles; issue active for what binds. */
     .ncu_metrics = "gpu__time_duration.sum,smsp__inst_executed.sum,"
                    "sm__inst_executed_pipe_fma.sum,sm__inst_executed_pipe_fmaheavy.sum,"
-                   "sm__inst_executed_pipe_fp16.sum,"
                    "sm__pipe_fmaheavy_cycles_active.avg.pct_of_peak_sustained_active,"
                    "sm__pipe_shared_cycles_active.avg.pct_of_peak_sustained_active,"
                    "smsp__sass_thread_inst_executed_op_hfma_pred_on.sum,"

@@ -140,7 +140,9 @@ class Chapter:
                 raise ResultsError(f"{rel(path)}: cannot read the knob names of .knobs "
                                    "(results.py expects {\"name\", \"help\", ...} entries "
                                    "and .nknobs after them)")
-            m = NCU_INIT.search(src)
+            # Comments between the initializer's strings (a note on why a metric is there)
+            # are not part of it.
+            m = NCU_INIT.search(re.sub(r"/\*.*?\*/|//[^\n]*", "", src, flags=re.S))
             text = "".join(re.findall(r'"([^"]*)"', m.group(1))) if m else ""
             self._declared = knobs, [x for x in text.split(",") if x]
         return self._declared

@@ -307,6 +307,18 @@ def main():
           over_roof({"chapter": "24", "roof_name": "dram-sector", "pct_roof": "1635.4"}) is None)
     check("the chapter's new roof is held to 103%",
           over_roof({"chapter": "24", "roof_name": "l1-gather", "pct_roof": "104"}) is not None)
+    # A comment between the strings of .ncu_metrics (chapter 28 explains its metrics so) does
+    # not end the list: the metrics after it are declared too.
+    from guide.model import Chapter
+    with tempfile.TemporaryDirectory() as tmp:
+        with open(os.path.join(tmp, "problem.cu"), "w") as f:
+            f.write('const struct problem PROBLEM = {\n    .ncu_metrics = "a.sum,"\n'
+                    '                   /* why b */\n                   "b.sum,"\n'
+                    '                   // and c\n                   "c.sum",\n};\n')
+        c = Chapter("99", "x", "I", "5.1", "x")
+        c.dir = tmp
+        check("metrics after a comment inside .ncu_metrics are declared",
+              c.declared()[1] == ["a.sum", "b.sum", "c.sum"], str(c.declared()[1]))
     return 1 if failed else 0
 
 
