@@ -28,10 +28,20 @@ add_claim() { # DIR NN TOML: a claim appended to chapter NN's evidence.toml
 }
 counts() { sed -n 's/^predictions (mechanism[^:]*: \([0-9]*\) held.*: \([0-9]*\) held, .*/\1 \2/p' "$tmp/out"; }
 
-# A claim the evidence contradicts: ch29's naive program made to issue one instruction.
-d=$tmp/contradicted; copy "$d" 2020-01-01T00:00:00Z
+# A claim the evidence contradicts: ch29's naive program made to issue one instruction. Written
+# after the evidence (an observation: the copy's one commit is dated after every row), it is a
+# false statement and fails; committed before it (a prediction), it is reported as missed and
+# counted, never a failure and never rewritten.
+d=$tmp/contradicted; copy "$d" 2030-01-01T00:00:00Z
 sed -i '/^29,.*,naive,,.*,ncu,smsp__inst_executed.sum,/s/,smsp__inst_executed.sum,[0-9.e+]*,/,smsp__inst_executed.sum,1,/' "$d"/results/evidence/*.csv
-claims "$d"; expect "a claim the evidence contradicts fails claims" "chapter 29 claim instructions .*: missed"
+claims "$d"; expect "an observation the evidence contradicts fails claims" "chapter 29 claim instructions .*: missed .*\\[observation\\]"
+d=$tmp/missed; copy "$d" 2020-01-01T00:00:00Z
+sed -i '/^29,.*,naive,,.*,ncu,smsp__inst_executed.sum,/s/,smsp__inst_executed.sum,[0-9.e+]*,/,smsp__inst_executed.sum,1,/' "$d"/results/evidence/*.csv
+claims "$d"
+if grep -q "^MISSED: chapter 29 claim instructions .*\\[mechanism\\]" "$tmp/out" && ! grep -q "^FAIL: chapter 29 claim instructions" "$tmp/out" \
+    && grep -qE "^predictions .*: [0-9]+ held, [1-9][0-9]* missed" "$tmp/out"; then
+    pass "a prediction the evidence contradicts is reported as missed and counted, not a failure"
+else failed "a contradicted prediction"; grep "29 claim instructions\|^predictions" "$tmp/out" | head -n 3; fi
 # A claim that holds both ways, without saying why: ch16's same-dram-bytes without 'symmetric'.
 d=$tmp/swapped; copy "$d" 2020-01-01T00:00:00Z
 sed -i '/^symmetric = /d' "$(ls -d "$d"/chapters/16-*)/evidence.toml"
