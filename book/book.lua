@@ -80,7 +80,9 @@ local function numbered_table(key, t, caption, classes, after)
   local cls = {'numbered-table'}
   for _, c in ipairs(classes or {}) do cls[#cls + 1] = c end
   local rows = table_lines(t)
-  return pandoc.Div({NEEDSPACE(rows <= 15 and (math.ceil(rows * 1.25) + 4 + (after or 0)) or 8), t}, pandoc.Attr(id, cls))
+  -- The counters beside the claims may break across pages (their rows are two lines each).
+  local whole = rows <= 15 and cls[2] ~= 'claim-counters'
+  return pandoc.Div({NEEDSPACE(whole and (math.ceil(rows * 1.25) + 4 + (after or 0)) or 8), t}, pandoc.Attr(id, cls))
 end
 
 local function table_block(key, caption, aligns, header, rows, classes, after)
@@ -222,13 +224,53 @@ local function join(t, sep) local o = {}; for k, v in ipairs(t or {}) do o[k] = 
 local function range(t) return t and (t[1] == t[2] and tostring(t[1]) or (t[1] .. '–' .. t[2])) or '—' end
 local function gpu_name(slug) for _, g in ipairs(DATA.gpus) do if g.slug == slug then return g.short end end; return slug end
 
--- One table per GPU (the book's layout of the data's rows), its context, then the chart.
+-- A counter for a reader: thousands separated by commas, three significant digits for a
+-- fraction, never e-notation (4.70 × 10^-8^ in Pandoc's markdown).
+local function grouped(digits)
+  local sign, int, rest = digits:match('^(%-?)(%d+)(.*)$')
+  return sign .. int:reverse():gsub('(%d%d%d)', '%1,'):reverse():gsub('^,', '') .. rest
+end
+local function number_md(x)
+  if x == nil then return '—' end
+  local a = math.abs(x)
+  if a >= 1e15 then local e = math.floor(math.log(a, 10)); return ftoa(x / 10 ^ e, 2) .. ' × 10^' .. e .. '^' end
+  if x == math.floor(x) or a >= 1000 then return grouped(string.format('%.0f', x)) end
+  if a >= 100 then return ftoa(x, 1) end
+  if a >= 1 then return ftoa(x, 2) end
+  if a >= 0.01 then return string.format('%.3g', x) end
+  local e = math.floor(math.log(a, 10))
+  return ftoa(x / 10 ^ e, 2) .. ' × 10^\u{2212}' .. -e .. '^'
+end
+-- A speedup to sensible precision: 1.60×, 23.6×, 236×.
+local function speedup_md(x)
+  return (x >= 100 and ftoa(x, 0)) or (x >= 10 and ftoa(x, 1)) or ftoa(x, 2)
+end
+
+-- A part of a chapter's full record (every counter; every configuration of a sweep that a chart
+-- draws): collapsed in the HTML, moved to the PDF's appendix C by book/to-latex.lua.
+local function record_block(c, kind, summary, blocks)
+  local inner = pandoc.List({pandoc.RawBlock('html', '<details><summary>' .. summary .. '</summary>')})
+  inner:extend(blocks)
+  inner:insert(pandoc.RawBlock('html', '</details>'))
+  return pandoc.Div(inner, pandoc.Attr(kind .. '-' .. c.nn, {'record'}, {{'chapter', c.nn .. '. ' .. c.title}, {'what', summary}}))
+end
+
+-- The results (the book's layout of the data's rows), their context, then the chart.
 local function results_section(c)
   local out = pandoc.List()
   if #c.results == 0 then
     return md_blocks('**Not measured yet.** On a machine with a GPU, `make results CHAPTERS=' .. c.nn ..
       '` measures this chapter and `make book` puts the numbers here.')
   end
+  -- One table for every GPU (a GPU column), then each GPU's context in small type.
+  local unit, header, aligns, rows, contexts = nil, {cell('GPU'), cell('Program'), cell('Median (µs)'), cell('Noise (%)')},
+    {'AlignLeft', 'AlignLeft', 'AlignRight', 'AlignRight'}, {}, pandoc.List()
+  for _, g in ipairs(c.results) do unit = unit or g.unit end
+  if unit then
+    header[5], header[6], aligns[5], aligns[6] = cell(md_escape(unit)), cell('\\% of roof'), 'AlignRight', 'AlignRight'
+  end
+  header[#header + 1], header[#header + 2] = cell('Speedup'), cell('Check')
+  aligns[#aligns + 1], aligns[#aligns + 2] = 'AlignRight', 'AlignLeft'
   for _, g in ipairs(c.results) do
     local stale = {}
     for _, r in ipairs(g.rows) do if r.stale then stale[#stale + 1] = r.variant .. ' (' .. r.source_hash .. ')' end end
@@ -237,28 +279,24 @@ local function results_section(c)
         '(their hash is now %s). Measure again with `make results CHAPTERS=%s`.', md_escape(g.name),
         md_escape(table.concat(stale, ', ')), #stale == 1 and 'was' or 'were', c.source_hash, c.nn)))
     end
-    local header, aligns = {cell('Variant'), cell('Median (µs)'), cell('Noise (%)')}, {'AlignLeft', 'AlignRight', 'AlignRight'}
-    if g.unit then
-      header[4], header[5], aligns[4], aligns[5] = cell(md_escape(g.unit)), cell('\\% of roof'), 'AlignRight', 'AlignRight'
-    end
-    header[#header + 1], header[#header + 2] = cell('Speedup'), cell('Check')
-    aligns[#aligns + 1], aligns[#aligns + 2] = 'AlignRight', 'AlignLeft'
-    local rows = {}
-    for _, r in ipairs(g.rows) do
+    for k, r in ipairs(g.rows) do
       local noise = fmt1(r.noise_pct)
-      local line = {cell((r.variant == 'library' and 'library (bar)' or r.variant) .. (r.stale and ' **STALE**' or '')),
+      local line = {cell(k == 1 and md_escape(gpu_name(g.gpu)) or ''),
+                    cell((r.variant == 'library' and 'library (bar)' or r.variant) .. (r.stale and ' **STALE**' or '')),
                     cell(fmt1(r.median_us)), cell((r.noise_pct or 0) > 5 and ('**' .. noise .. '**') or noise)}
-      if g.unit then line[4], line[5] = cell(fmt1(r.rate)), cell(fmt1(r.pct_roof)) end
-      line[#line + 1] = cell(r.speedup and (ftoa(r.speedup, 2) .. '×') or '—')
+      if unit then line[5], line[6] = cell(fmt1(r.rate)), cell(fmt1(r.pct_roof)) end
+      line[#line + 1] = cell(r.speedup and (speedup_md(r.speedup) .. '×') or '—')
       line[#line + 1] = cell(r.check == 'pass' and 'pass' or '**FAIL**')
       rows[#rows + 1] = line
     end
-    out:insert(table_block(c.nn, 'Chapter ' .. c.number .. ' measured on ' .. md_escape(g.name) .. ' (median of the samples).',
-      aligns, header, rows, {'results'}, 6))
-    out:insert(pandoc.Div({pandoc.RawBlock('latex', '\\begingroup\\small'), table.unpack(md_blocks(g.context))},
-      pandoc.Attr('', {'results-context'})))
-    out:insert(pandoc.RawBlock('latex', '\\par\\endgroup'))
+    contexts:extend(md_blocks(g.context))
   end
+  out:insert(table_block(c.nn, 'Chapter ' .. c.number .. ' measured on ' .. words((function()
+      local t = {}; for _, g in ipairs(c.results) do t[#t + 1] = md_escape(g.name) end; return t end)()) ..
+    ': the median of the samples, their noise (bold above 5 %), and the speedup over the naive program.',
+    aligns, header, rows, {'results'}, 6))
+  -- How each GPU measured (clocks, versions, sizes, timing method): part of the full record.
+  out:insert(record_block(c, 'context', 'How each GPU was measured', {pandoc.Div(contexts, pandoc.Attr('', {'results-context'}))}))
   -- The caption says what the chart draws, as charts.lua reports it.
   local svg, drawn = charts.chapter(c.nn, c.chart)
   local what = (c.chart.unit and md_escape(c.chart.unit) or 'Median time') .. ' of each program on each GPU' ..
@@ -270,6 +308,112 @@ end
 
 local VERDICT = {held = 'held', missed = '**missed**'}
 local function verdict(v) return VERDICT[v] or ('*' .. md_escape(v) .. '*') end
+
+-- The evidence in the chapter: the prediction and each claim in words with its verdict on each
+-- GPU, and the counters those claims read, under plain names (the metric's name in small type).
+-- The full record follows, collapsed in the HTML; book/to-latex.lua moves it to the PDF's
+-- evidence appendix.
+local function verdicts_md(verdicts)
+  local by, order = {}, {}
+  for _, g in ipairs(DATA.gpus) do
+    local v = verdicts[g.slug]
+    if v and v.verdict then
+      if not by[v.verdict] then by[v.verdict] = {}; order[#order + 1] = v.verdict end
+      table.insert(by[v.verdict], 'the ' .. md_escape(g.short))
+    end
+  end
+  local t = {}
+  for _, v in ipairs(order) do t[#t + 1] = '**' .. md_escape(v) .. '** on ' .. words(by[v]) end
+  return #t > 0 and table.concat(t, '; ') or '*not measured yet*'
+end
+
+local function counter_cell(ct)
+  local unit = ct.unit or ''
+  local name = md_escape(ct.plain)
+  if unit ~= '' and not ({inst = 1, instructions = 1, byte = 1, ['%'] = 1})[unit] and not ct.plain:find(unit, 1, true) then
+    name = name .. ' (' .. md_escape(unit) .. ')'
+  end
+  local inl = md_inlines(name)
+  inl:insert(pandoc.LineBreak())
+  inl:insert(pandoc.Span({pandoc.Code(ct.ref)}, pandoc.Attr('', {'metric-name'})))
+  return {pandoc.Plain(inl)}
+end
+
+local function claims_blocks(c)
+  local out = pandoc.List()
+  local p = c.prediction
+  if p then
+    local said = {}
+    for _, g in ipairs(DATA.gpus) do
+      local v = p.verdicts[g.slug]
+      if v and v.speedup then said[#said + 1] = speedup_md(v.speedup) .. '× on the ' .. md_escape(g.short) .. ' (' .. verdict(v.verdict) .. ')' end
+    end
+    out:extend(md_blocks(string.format('**Predicted:** %g× to %g× faster. ', p.speedup[1], p.speedup[2]) ..
+      (#said > 0 and ('**Measured:** ' .. words(said) .. '.') or 'Not measured yet.')))
+  end
+  local items, observed, seen, crow, code_words = {}, {}, {}, {}, {}
+  for _, b in ipairs(c.blocks) do
+    for w in (b.code or b.markdown or ''):gmatch('([%a_][%w_]*)%s*%(') do code_words[w] = true end
+  end
+  for _, cl in ipairs(c.claims) do
+    -- The claim's words as a sentence; a first word that the code calls (sinf) keeps its case.
+    local first = cl.says:match('^(%a[%w_]*)')
+    local says = (first and code_words[first]) and cl.says or cl.says:gsub('^%l', string.upper)
+    local para = pandoc.Plain(md_inlines(md_escape(says) .. (says:match('[.!?]$') and '' or '.') .. ' It ' ..
+      verdicts_md(cl.verdicts) .. '.'))
+    para.content:insert(pandoc.Space())
+    para.content:insert(pandoc.Span({pandoc.Str('(claim'), pandoc.Space(), pandoc.Code(cl.id), pandoc.Str(':'), pandoc.Space(),
+      pandoc.Code(cl.holds), pandoc.Str(cl.symmetric and '; it holds both ways by design)' or ')')}, pandoc.Attr('', {'metric-name'})))
+    table.insert(cl.kind.kind == 'observation' and observed or items, {para})
+    for _, ct in ipairs(cl.counters or {}) do
+      for _, prog in ipairs(ct.programs) do
+        local key = ct.ref .. '|' .. prog
+        if not seen[key] then
+          seen[key] = true
+          local row = {counter_cell(ct), cell('`' .. prog .. '`')}
+          for _, g in ipairs(DATA.gpus) do
+            local v = ct.values[g.slug]
+            row[#row + 1] = cell(v and number_md(v[prog]) or '—')
+          end
+          crow[#crow + 1] = row
+        end
+      end
+    end
+  end
+  -- LaTeX: a claim may name an opcode (LDG.E.CONSTANT) that does not break; let the line stretch.
+  local SLOPPY, END = pandoc.RawBlock('latex', '\\begingroup\\sloppy'), pandoc.RawBlock('latex', '\\par\\endgroup')
+  if #items > 0 then out:extend({SLOPPY, pandoc.BulletList(items), END}) end
+  if #observed > 0 then
+    out:extend(md_blocks('Observed after measuring (written or changed after the numbers they read were recorded; checked, ' ..
+      'not counted as predictions):'))
+    out:extend({SLOPPY, pandoc.BulletList(observed), END})
+  end
+  if #crow > 0 then
+    local header, aligns = {cell('Counter'), cell('Program')}, {'AlignLeft', 'AlignLeft'}
+    for _, g in ipairs(DATA.gpus) do header[#header + 1] = cell(md_escape(g.short)); aligns[#aligns + 1] = 'AlignRight' end
+    out:insert(table_block(c.nn, 'Chapter ' .. c.number .. ': the counters its claims read, on each GPU (every counter ' ..
+      'recorded is in the full record: the evidence appendix of the PDF, the collapsed section below in the HTML).',
+      aligns, header, crow, {'claim-counters'}))
+  end
+  return out
+end
+
+-- Lines of `make readme`'s rendering that the book says in its own way: the verdict bullets
+-- (claims_blocks above) and the "Generated by" note.
+local function record_markdown(md)
+  local keep = {}
+  for line in (md .. '\n'):gmatch('(.-)\n') do
+    if not line:match('^%s*%- ') and not line:match('^Generated by') then keep[#keep + 1] = line end
+  end
+  return table.concat(keep, '\n')
+end
+
+local function evidence_blocks(c, g)
+  local out = claims_blocks(c)
+  out:insert(record_block(c, 'evidence', 'The full record: every counter recorded for chapter ' .. c.number .. ', on every GPU',
+    {generated_blocks(c.nn, record_markdown(g.markdown), 'evidence')}))
+  return out
+end
 
 local function generated(c, g) -- the book's layout of one generated block of a README
   if g.kind == 'listing' then
@@ -292,10 +436,17 @@ local function generated(c, g) -- the book's layout of one generated block of a 
     return {listing_block(c.nn, 'What changed: `diff -U2 ' .. a .. ' ' .. b .. '`', md_blocks(g.markdown)[1].text, {'diff'}, {})}
   elseif g.kind == 'results' then
     return results_section(c)
+  elseif g.kind == 'evidence' then
+    return evidence_blocks(c, g)
   end
   -- Sweep and evidence (with the prediction's and claims' verdicts): as `make readme` writes them;
   -- a sweep of one numeric knob is also drawn as a curve, after its table.
-  local out, sc = {generated_blocks(c.nn, g.markdown, g.kind)}, c.sweep_chart
+  local out, sc = {generated_blocks(c.nn, record_markdown(g.markdown), g.kind)}, c.sweep_chart
+  if g.kind == 'sweep' then
+    -- The sweep's table goes to the full record; the chapter keeps its chart, and its prose the
+    -- configurations it discusses (inline values).
+    out[1] = record_block(c, 'sweep', 'Every configuration of the sweep, on every GPU' .. (sc and ' (the numbers of the chart)' or ''), {out[1]})
+  end
   if g.kind == 'sweep' and sc then
     local svg, drawn = charts.sweep(c.nn, sc)
     local flat = drawn.flat or {}
@@ -420,7 +571,7 @@ local function summary_blocks()
     local line = {cell(chapter_ref(r.nn)), cell(p and string.format('%g–%g×', p.speedup[1], p.speedup[2]) or '—')}
     for _, g in ipairs(DATA.gpus) do
       local x = r.speedups[g.slug]
-      line[#line + 1] = cell(not x and '—' or (ftoa(x.speedup, 2) .. '×' .. (x.prediction and (', ' .. verdict(x.prediction)) or '') ..
+      line[#line + 1] = cell(not x and '—' or (speedup_md(x.speedup) .. '×' .. (x.prediction and (', ' .. verdict(x.prediction)) or '') ..
         (x.stale and ' **STALE**' or '')))
     end
     rows[#rows + 1] = line
