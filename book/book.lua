@@ -107,16 +107,21 @@ local function keep_dashes(markdown)
   end
   return table.concat(lines, '\n')
 end
+local GENERATED_WHAT = {sweep = 'every configuration measured', evidence = 'every counter recorded'}
 local function generated_blocks(key, markdown, class)
-  local blocks = pandoc.List()
+  local blocks, last = pandoc.List(), nil
   for _, b in ipairs(md_blocks(keep_dashes(markdown))) do
     if b.t == 'Table' then
+      -- The sentence that introduces a table ("On NVIDIA H200 (sm_90), recorded at ...") becomes
+      -- its caption; a table that continues one (more programs) says so.
+      local intro = #blocks > 0 and blocks[#blocks].t == 'Para' and blocks:remove()
+      local cap = pandoc.List(md_inlines('Chapter ' .. tonumber(key) .. ', ' .. (GENERATED_WHAT[class] or class) .. ':'))
+      cap:insert(pandoc.Space())
+      if intro then last = intro.content; cap:extend(intro.content)
+      elseif last then cap:extend(last); cap:extend(md_inlines(' (continued: more programs)'))
+      else cap:extend(md_inlines('on one GPU.')) end
+      b.caption.long = {pandoc.Plain(cap)}
       local div = numbered_table(key, b, nil, {class})
-      -- The sentence that introduces a table ("Other configurations on ...") stays with it.
-      if #blocks > 0 and blocks[#blocks].t == 'Para' then
-        local need = div.content[1].text:match('{(%d+)\\baselineskip}')
-        blocks:insert(#blocks, NEEDSPACE(tonumber(need) + 3))
-      end
       blocks:insert(div)
     else
       blocks:insert(b)
@@ -168,6 +173,7 @@ local function lang_of(file) return LANG[file:match('%.(%w+)$') or ''] or (file:
 
 local by_nn = {}
 local superscripts -- defined with the exponents, below
+local units -- the prose's units, below
 
 local function chapter_ref(nn)
   local c = by_nn[nn] or fail('a reference to chapter %s, which is not in the table of contents', nn)
@@ -433,7 +439,12 @@ local function generated(c, g) -- the book's layout of one generated block of a 
     return {listing_block(c.nn, cap, table.concat(lines, '\n'), classes, {{'startFrom', tostring(first)}})}
   elseif g.kind == 'diff' then
     local a, b = g.args:match('^(%S+)%s+(%S+)$')
-    return {listing_block(c.nn, 'What changed: `diff -U2 ' .. a .. ' ' .. b .. '`', md_blocks(g.markdown)[1].text, {'diff'}, {})}
+    -- The build markers (// [kernel]) that cut the listings are not part of what changed.
+    local lines = {}
+    for l in (md_blocks(g.markdown)[1].text .. '\n'):gmatch('(.-)\n') do
+      if not l:match('^[ +-]?%s*//%s*%[[%w_-]+%]%s*$') then lines[#lines + 1] = l end
+    end
+    return {listing_block(c.nn, 'What changed: `diff -U2 ' .. a .. ' ' .. b .. '`', table.concat(lines, '\n'), {'diff'}, {})}
   elseif g.kind == 'results' then
     return results_section(c)
   elseif g.kind == 'evidence' then
@@ -459,16 +470,56 @@ local function generated(c, g) -- the book's layout of one generated block of a 
   return out
 end
 
+-- One unit style in the prose (the READMEs write plain ASCII for GitHub): "2.5x" is 2.5×, "12 us"
+-- 12 µs, "8.87e-08" 8.87 × 10^−8^ (book/check_pdf.py units finds any left).
+local NBSP = '\u{00A0}'
+units = function(inl)
+  local out, changed = pandoc.List(), false
+  for k, x in ipairs(inl) do
+    if x.t == 'Str' then
+      local t = x.text
+      local a, num, b = t:match('^(%p*)(%d[%d.,]*)x(%p*)$')
+      if num and not num:match('^0$') then t = a .. num .. '×' .. b end
+      local a2, num2, b2 = t:match('^(%p*%d[%d.,]*)us(%p*)$')
+      if num2 then t = a2 .. 'µs' .. b2 end
+      local prev = inl[k - 1] and inl[k - 2]
+      if t:match('^us%p*$') and inl[k - 1] and inl[k - 1].t == 'Space' and prev and prev.t == 'Str' and prev.text:match('%d$') then
+        t = 'µs' .. t:sub(3)
+      end
+      local pre, mant, sign, exp, post = t:match('^(%p*)(%d%.?%d*)[eE]([+-]?)(%d+)(%p*)$')
+      if mant then
+        out:insert(pandoc.Str(pre .. mant .. NBSP .. '×' .. NBSP .. '10'))
+        out:insert(pandoc.Superscript({pandoc.Str((sign == '-' and '\u{2212}' or '') .. tostring(tonumber(exp)))}))
+        if post ~= '' then out:insert(pandoc.Str(post)) end
+        changed = true
+      else
+        if t ~= x.text then changed = true end
+        out:insert(t ~= x.text and pandoc.Str(t) or x)
+      end
+    else
+      out:insert(x)
+    end
+  end
+  return changed and out or nil
+end
+
 local function chapter_blocks(c)
   local src = pandoc.read(read_file(c.readme) or fail('%s cannot be read', c.readme), 'gfm+tex_math_dollars+smart').blocks
   local out = pandoc.List({pandoc.Header(2, md_inlines(c.nn .. '\\. ' .. md_escape(c.title)), pandoc.Attr('ch-' .. c.nn, {'chapter'}))})
   local blocks = {}
   for _, g in ipairs(c.blocks) do blocks[g.kind .. ':' .. g.args] = g end
-  local i = 2 -- the README's "# NN. Title" is replaced by the heading above
+  local i, section = 2, 'the guideline' -- the README's "# NN. Title" is replaced by the heading above
   while i <= #src do
     local b, body = src[i], comment_of(src[i])
     local kind, args = (body or ''):match('^(%a+):?%s*(.-)$')
-    if b.t == 'Header' then
+    if b.t == 'Table' and #b.caption.long == 0 then
+      -- A table of the README's own: numbered, its caption the section and what its columns hold.
+      local cols = {}
+      for k, cl in ipairs(b.head.rows[1] and b.head.rows[1].cells or {}) do cols[k] = stringify(cl.contents) end
+      out:insert(numbered_table(c.nn, fix_links(c, {b})[1], 'Chapter ' .. c.number .. ', ' .. md_escape(section) .. ': ' ..
+        md_escape(words(cols)) .. '.'))
+    elseif b.t == 'Header' then
+      section = stringify(b.content)
       b.level = math.min(b.level + 1, 6)
       b.identifier = 'ch' .. c.nn .. '-' .. b.identifier
       out:extend(fix_links(c, {b}))
@@ -492,9 +543,10 @@ local function chapter_blocks(c)
   end
   -- Inline comments go (the markers around an inline value, notes); the text stays. Exponents
   -- become superscripts (superscripts, below).
-  return pandoc.walk_block(pandoc.Div(kept), {RawInline = function(r)
+  local div = pandoc.walk_block(pandoc.Div(kept), {RawInline = function(r)
     if r.format == 'html' and r.text:match('^<!%-%-') then return {} end
-  end, Str = function(s) return superscripts(s) end}).content
+  end})
+  return pandoc.walk_block(pandoc.walk_block(div, {Inlines = units}), {Str = function(s) return superscripts(s) end}).content
 end
 
 ---------------------------------------------------------------------------------------------

@@ -143,6 +143,42 @@ planted_pdf() { # WHAT NAME ARGS...: the check must FAIL on the planted fault
 # The book's text: no literal ^ exponent outside code and math (in the assembled document, which
 # all three editions are written from); quotation marks facing the right way in the PDF.
 pdf_check carets "$OUT/book.json"
+# Every table and figure has a caption. Planted: the first table's caption emptied.
+pdf_check captioned "$OUT/book.json"
+python3 -c 'import json, sys
+doc = json.load(open(sys.argv[1]))
+def plant(n):
+    if isinstance(n, list): return any(plant(x) for x in n)
+    if isinstance(n, dict):
+        if n.get("t") == "Table":
+            n["c"][1][1] = []; return True
+        return plant(n.get("c", []))
+    return False
+plant(doc["blocks"]) and json.dump(doc, open(sys.argv[2], "w"))' "$OUT/book.json" "$CHK/book-bare.json" &&
+    planted_pdf "a table whose caption was emptied" captioned "$CHK/book-bare.json"
+# One unit style (×, µs, no e-notation) outside code. Planted: "2.5x", "12 us" and "8.87e-08" in
+# the first paragraph.
+pdf_check units "$OUT/book.json"
+python3 -c 'import json, sys
+doc = json.load(open(sys.argv[1]))
+para = next(b for b in doc["blocks"] if b["t"] == "Para")
+sp = {"t": "Space"}
+para["c"] += [sp, {"t": "Str", "c": "2.5x"}, sp, {"t": "Str", "c": "12"}, sp, {"t": "Str", "c": "us"}, sp, {"t": "Str", "c": "8.87e-08"}]
+json.dump(doc, open(sys.argv[2], "w"))' "$OUT/book.json" "$CHK/book-units.json" &&
+    planted_pdf "planted 2.5x, 12 us and 8.87e-08" units "$CHK/book-units.json"
+# No build marker (// [kernel]) in a listing or diff. Planted: one added to the book's first diff.
+pdf_check markers "$OUT/book.json"
+python3 -c 'import json, sys
+doc = json.load(open(sys.argv[1]))
+def plant(n):
+    if isinstance(n, list): return any(plant(x) for x in n)
+    if isinstance(n, dict):
+        if n.get("t") == "CodeBlock" and "diff" in n["c"][0][1]:
+            n["c"][1] += "\n // [kernel]"; return True
+        return plant(n.get("c", []))
+    return False
+plant(doc["blocks"]) and json.dump(doc, open(sys.argv[2], "w"))' "$OUT/book.json" "$CHK/book-marker.json" &&
+    planted_pdf "a build marker planted in a diff" markers "$CHK/book-marker.json"
 pdf_check quotes "$CHK/book.txt"
 # Captions against charts (book/book.lua writes figures.json: each figure's caption and chart).
 # Planted: a figure whose caption names a roof line keeps its caption but gets a chart without

@@ -3,6 +3,9 @@
 
     check_pdf.py overfull BOOK.log BOOK.tex    nothing runs past the margin
     check_pdf.py carets BOOK.json              no literal ^ exponent outside code
+    check_pdf.py markers BOOK.json             no // [kernel] build marker in a listing or diff
+    check_pdf.py captioned BOOK.json           every table and figure has a caption
+    check_pdf.py units BOOK.json               × and µs, no "2.5x", "12 us" or e-notation outside code
     check_pdf.py quotes BOOK.txt               no closing quote mark where a quotation opens
     check_pdf.py captions FIGURES.json BOOK.txt   every caption's claims match its chart
     check_pdf.py parts DATA.json BOOK.txt      every part has a written chapter, none planned
@@ -91,6 +94,97 @@ def plain(node):
             return " "
         return plain(node.get("c", []))
     return ""
+
+
+MARKER = re.compile(r"^[ +-]?\s*//\s*\[[\w-]+\]\s*$", re.M)
+
+
+def markers(json_path):
+    """No build marker (a line `// [kernel]`, which cuts the listings out of the sources) is
+    printed in a listing or a diff of the assembled book."""
+    doc = json.load(open(json_path, encoding="utf-8"))
+    found = []
+
+    def walk(node):
+        if isinstance(node, list):
+            for n in node:
+                walk(n)
+        elif isinstance(node, dict):
+            if node.get("t") == "CodeBlock":
+                found.extend(m.group(0).strip() for m in MARKER.finditer(node["c"][1]))
+            else:
+                walk(node.get("c", []))
+
+    walk(doc["blocks"])
+    check(not found, f"no build marker (// [NAME]) in a listing or diff of {json_path}"
+          + (f" ({len(found)} found, e.g. {found[:3]})" if found else ""))
+    return 1 if check_book.failed else 0
+
+
+def captioned(json_path):
+    """Every table and every figure of the assembled book has a caption that says what it shows
+    (more than its label "Table 22.5:")."""
+    doc = json.load(open(json_path, encoding="utf-8"))
+    bare, n = [], [0]
+
+    def walk(node):
+        if isinstance(node, list):
+            for x in node:
+                walk(x)
+        elif isinstance(node, dict):
+            t, c = node.get("t"), node.get("c")
+            if t == "Table":  # [attr, caption [short, long blocks], ...]
+                n[0] += 1
+                text = plain(c[1][1]).strip()
+                if len(re.sub(r"^(Table|Figure)\s+[\w.]+:\s*", "", text)) < 10:
+                    bare.append(text or "(no caption)")
+            elif t == "Image" and c[2][1].startswith("fig:"):  # [attr, inlines, [src, title]]
+                n[0] += 1
+                text = plain(c[1]).strip()
+                if len(re.sub(r"^(Table|Figure)\s+[\w.]+:\s*", "", text)) < 10:
+                    bare.append(text or f"(figure {c[2][0]} without a caption)")
+            walk(c if isinstance(c, list) else [])
+
+    walk(doc["blocks"])
+    check(not bare, f"every table and figure of {json_path} has a caption ({n[0]})"
+          + (f"; {len(bare)} bare: {bare[:5]}" if bare else ""))
+    return 1 if check_book.failed else 0
+
+
+def units(json_path):
+    """One unit style in the text of the assembled book, outside code: × not "2.5x", µs not
+    "12 us", no e-notation ("8.87e-08"); book/book.lua units() converts what the READMEs write."""
+    doc = json.load(open(json_path, encoding="utf-8"))
+    found = []
+    times = re.compile(r"^\W*(\d[\d.,]*)?\dx\W*$")  # not a version: "12.x"
+    micro = re.compile(r"^\W*\d[\d.,]*us\W*$|^us\W*$")
+    enote = re.compile(r"^\W*\d\.?\d*[eE][+-]?\d+\W*$")
+
+    def walk(node):
+        if isinstance(node, list):
+            prev = None
+            for n in node:
+                if isinstance(n, dict) and n.get("t") == "Str":
+                    w = n["c"]
+                    if times.match(w) and not re.match(r"^\W*0x", w) or enote.match(w):
+                        found.append(w)
+                    elif micro.match(w) and (w[0] != "u" or (prev and re.search(r"\d$", prev))):
+                        found.append((prev or "") + " " + w)
+                    prev = w
+                elif isinstance(n, dict) and n.get("t") == "Space":
+                    pass
+                else:
+                    prev = None
+                    walk(n)
+        elif isinstance(node, dict):
+            if node.get("t") in SKIP or node.get("t") == "Superscript":  # x^(1e-8) stays
+                return
+            walk(node.get("c", []))
+
+    walk(doc["blocks"])
+    check(not found, f"one unit style in {json_path}: × and µs, no e-notation"
+          + (f" ({len(found)} found: {found[:8]})" if found else ""))
+    return 1 if check_book.failed else 0
 
 
 def carets(json_path):
@@ -247,7 +341,9 @@ def record(data_path, txt_path):
 
 def main(argv):
     cmds = {"overfull": (overfull, 2), "carets": (carets, 1), "quotes": (quotes, 1),
-            "captions": (captions, 2), "parts": (parts, 2), "record": (record, 2)}
+            "captions": (captions, 2), "parts": (parts, 2), "record": (record, 2),
+            "markers": (markers, 1), "captioned": (captioned, 1),
+            "units": (units, 1)}
     if not argv or argv[0] not in cmds or len(argv) - 1 != cmds[argv[0]][1]:
         print(__doc__, file=sys.stderr)
         return 2
