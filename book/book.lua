@@ -611,6 +611,19 @@ local function roofline_blocks()
   return out
 end
 
+-- Every chapter against the roof that bounds it (its own choice: copy, FP32, SFU, ...), both
+-- programs, every GPU, one chart: which optimized programs sit near their limit.
+local function own_roofs_blocks()
+  if not DATA.roofs or #DATA.roofs == 0 then return {} end
+  local svg, drawn = charts.own_roofs(DATA.gpus, DATA.roofs)
+  return {figure_block('S', 'Every chapter against the roof that bounds it: each program\'s rate as a percentage of its ' ..
+    'chapter\'s roof (named after the chapter: copy, read, FP32, SFU, issue, link, launch ...), on a logarithmic axis; ' ..
+    'hollow markers the naive programs, filled ones the optimized, joined by a line, one colour per GPU (' ..
+    md_escape(words(drawn.gpus)) .. '); the dashed line is the roof itself (100 %).' ..
+    (#drawn.missing > 0 and (' Chapters ' .. words(drawn.missing) .. ' have no roof in their results yet (an empty row).') or
+      ' Every chapter is drawn.'), svg, drawn)}
+end
+
 local function summary_blocks()
   if #DATA.summary == 0 then
     return md_blocks('**Not measured yet.** No written chapter has both a naive and an optimized result on any GPU.')
@@ -641,6 +654,7 @@ local function summary_blocks()
     (drawn.predicted and 'the grey bar is the speedup range the chapter predicted, ' or '') ..
     'each marker the speedup measured on a GPU (' .. md_escape(words(drawn.gpus)) .. '), on a logarithmic axis; ' ..
     'the dashed line marks 1× (no change). The numbers are in the table above.', svg, drawn))
+  out:extend(own_roofs_blocks())
   out:extend(roofline_blocks())
   return out
 end

@@ -287,8 +287,76 @@ local function roofline_chart(g)
     400), drawn
 end
 
+-- Every chapter against its own roof: each row a chapter (its roof named), each GPU a colour and
+-- marker, the naive program hollow and the optimized one filled, joined by a line; % of the roof on
+-- a log axis (a few programs run at 0.1 %, a roof that is wrong reads above 100 %), the roof a
+-- dashed line at 100 %. Chapters with no roof recorded keep their row, empty.
+local function own_roofs_chart(gpus, rows)
+  local n = #rows
+  local yt, seg, pts, lo, hi = {}, {}, {}, 100, 100
+  local drawn = {gpus = {}, chapters = {}, missing = {}}
+  for i, r in ipairs(rows) do
+    local y = n - i + 1
+    local names = {}
+    for _, g in ipairs(gpus) do
+      local rn = r.roofs[g.slug]
+      if rn and not names[rn] then names[rn] = true; names[#names + 1] = rn end
+    end
+    local title = r.title
+    if utf8.len(title) > 22 then title = title:sub(1, utf8.offset(title, 22) - 1) .. '…' end
+    yt[#yt + 1] = gq(r.nn .. ' ' .. title .. (#names > 0 and (' · ' .. table.concat(names, '/')) or ' · none yet')) .. ' ' .. y
+    if #names > 0 then drawn.chapters[#drawn.chapters + 1] = r.nn else drawn.missing[#drawn.missing + 1] = r.nn end
+    for gi, g in ipairs(gpus) do
+      local p = r.pct[g.slug]
+      if p then
+        local yy = y + (gi - (#gpus + 1) / 2) * 0.3
+        for _, v in ipairs({'naive', 'optimized'}) do
+          if p[v] then
+            pts[gi .. v] = pts[gi .. v] or {}
+            table.insert(pts[gi .. v], string.format('%.6g %.4f', math.max(p[v], 0.01), yy))
+            lo, hi = math.min(lo, math.max(p[v], 0.01)), math.max(hi, p[v])
+          end
+        end
+        if p.naive and p.optimized then
+          seg[gi] = seg[gi] or {}
+          table.insert(seg[gi], string.format('%.6g %.4f %.6g', math.max(p.naive, 0.01), yy, math.max(p.optimized, 0.01)))
+        end
+      end
+    end
+  end
+  local data, plot = {}, {}
+  for gi, g in ipairs(gpus) do
+    if seg[gi] then
+      data[#data + 1] = '$s' .. gi .. ' << EOD\n' .. table.concat(seg[gi], '\n') .. '\nEOD'
+      plot[#plot + 1] = '$s' .. gi .. ' using 1:2:($3-$1):(0) with vectors nohead lw 1 lc rgb ' .. gq(gpu_color(gi)) .. ' notitle'
+    end
+    for _, v in ipairs({'naive', 'optimized'}) do
+      if pts[gi .. v] then
+        data[#data + 1] = '$p' .. gi .. v .. ' << EOD\n' .. table.concat(pts[gi .. v], '\n') .. '\nEOD'
+        plot[#plot + 1] = '$p' .. gi .. v .. ' using 1:2 with points pt ' .. (v == 'naive' and gpu_marker(gi) - 1 or gpu_marker(gi)) ..
+          ' ps 0.9 lw 1.5 lc rgb ' .. gq(gpu_color(gi)) .. ' title ' .. gq(g.short .. ' ' .. v)
+        if v == 'naive' then drawn.gpus[#drawn.gpus + 1] = g.short end
+      end
+    end
+  end
+  if #plot == 0 then plot[1] = 'NaN notitle' end
+  local ticks = {}
+  for _, t in ipairs({0.01, 0.1, 1, 10, 100, 1000, 10000}) do
+    if t >= lo / 3 and t <= hi * 3 then ticks[#ticks + 1] = "'" .. t .. " %%' " .. t end -- a tic label is a format: %% prints %
+  end
+  local setup = STYLE .. "set key at screen 0.5,0.998 center top horizontal maxrows 2 width -2 font ',11'\nset tmargin 3.5\nset logscale x\n" ..
+    "set grid xtics noytics lc rgb '#e3e3e3' lt 1\n" ..
+    "set xtics scale 1 (" .. table.concat(ticks, ', ') .. ")\nset ytics scale 0 font ',11' (" .. table.concat(yt, ', ') .. ")\n" ..
+    "set xlabel '% of each chapter roof (log scale)' offset 0,0.3\nset rmargin 4\n" ..
+    "set arrow from 100, graph 0 to 100, graph 1 nohead dt 2 lw 1.5 lc rgb '#333333'\n" ..
+    "set label 'roof (100 %)' at 100, graph 1 center offset 0,0.6 font ',11' tc rgb '#333333'\n" ..
+    string.format('set xrange [%.6g:%.6g]\nset yrange [0.4:%.1f]\n', lo / 2, hi * 2, n + 0.6)
+  return render_chart('own-roofs', setup .. table.concat(data, '\n') .. '\nplot ' .. table.concat(plot, ', \\\n     ') .. '\n',
+    130 + 18 * n, 640), drawn
+end
+
 return function(dir, fail_fn)
   CHARTS, fail = dir, fail_fn
   sh('mkdir -p ' .. q(CHARTS))
-  return {chapter = chapter_chart, sweep = sweep_chart, summary = summary_chart, roofline = roofline_chart, flush = flush}
+  return {chapter = chapter_chart, sweep = sweep_chart, summary = summary_chart, roofline = roofline_chart, own_roofs = own_roofs_chart, flush = flush}
 end

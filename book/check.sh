@@ -199,6 +199,15 @@ then
 else
     note "the book needs a figure with a roof and one without for the planted caption test"
 fi
+# Every chapter against its own roof, one chart. Planted: the data with chapter 01's roof dropped
+# (the chart, drawn from the real data, still names one).
+pdf_check own-roofs "$DATA" "$OUT/figures.json"
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+for r in d["roofs"]:
+    if r["roofs"]: r["roofs"], r["pct"] = {}, {}; break
+json.dump(d, open(sys.argv[2], "w"))' "$DATA" "$CHK/data-noroof.json" &&
+    planted_pdf "a chapter whose roof the chart shows but the data lacks" own-roofs "$CHK/data-noroof.json" "$OUT/figures.json"
 # Every part is real (the first edition's Part V was a page with one planned chapter). Planted:
 # the data with the last part's chapters marked planned.
 pdf_check parts "$DATA" "$CHK/book.txt"

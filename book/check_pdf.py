@@ -5,6 +5,7 @@
     check_pdf.py carets BOOK.json              no literal ^ exponent outside code
     check_pdf.py markers BOOK.json             no // [kernel] build marker in a listing or diff
     check_pdf.py captioned BOOK.json           every table and figure has a caption
+    check_pdf.py own-roofs DATA.json FIGURES.json  every chapter against its own roof, in one chart
     check_pdf.py units BOOK.json               × and µs, no "2.5x", "12 us" or e-notation outside code
     check_pdf.py quotes BOOK.txt               no closing quote mark where a quotation opens
     check_pdf.py captions FIGURES.json BOOK.txt   every caption's claims match its chart
@@ -278,6 +279,29 @@ def captions(figures_path, txt_path):
     return 1 if check_book.failed else 0
 
 
+def own_roofs(data_path, figures_path):
+    """The summary's chart of every chapter against its own roof (issue 20): one row per written
+    chapter, its roof named where the results record one and "none yet" exactly where they do
+    not (book/charts.lua own_roofs_chart, from book-json's "roofs")."""
+    data = json.load(open(data_path, encoding="utf-8"))
+    fig = next((f for f in json.load(open(figures_path, encoding="utf-8"))
+                if f["svg"].endswith("/own-roofs.svg")), None)
+    check(fig is not None, "the summary has the chart of every chapter against its own roof")
+    if fig is None:
+        return 1
+    words = svg_text(fig["svg"])
+    wrong = []
+    for r in data["roofs"]:
+        row = re.search(rf"\b{r['nn']} [^·]*· (\S+)", words)
+        names = sorted(set(r["roofs"].values()))
+        want = "/".join(names) if names else "none"
+        if not row or set(row.group(1).split("/")) != (set(names) if names else {"none"}):
+            wrong.append(f"{r['nn']} ({want}; chart: {row.group(1) if row else 'no row'})")
+    check(not wrong, f"the own-roof chart has a row for each of the {len(data['roofs'])} chapters, "
+          f"naming its roof where its results have one" + (f"; wrong: {wrong[:5]}" if wrong else ""))
+    return 1 if check_book.failed else 0
+
+
 def parts(data_path, txt_path):
     """Every part of the book is real: it has a written chapter, its page in the PDF lists no
     chapter as planned, and its written chapters follow it."""
@@ -343,7 +367,7 @@ def main(argv):
     cmds = {"overfull": (overfull, 2), "carets": (carets, 1), "quotes": (quotes, 1),
             "captions": (captions, 2), "parts": (parts, 2), "record": (record, 2),
             "markers": (markers, 1), "captioned": (captioned, 1),
-            "units": (units, 1)}
+            "units": (units, 1), "own-roofs": (own_roofs, 2)}
     if not argv or argv[0] not in cmds or len(argv) - 1 != cmds[argv[0]][1]:
         print(__doc__, file=sys.stderr)
         return 2

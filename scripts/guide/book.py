@@ -62,6 +62,8 @@ library, or a configuration such as "optimized[--min-blocks 4]".
   "roofline": [{"gpu": slug, "short", "copy_gbs": x, "fp32_gflops": x,      # GPUs with both roofs
                 "points": [{"nn", "program", "gflops", "intensity", "source": "evidence|results"}],
                 "missing": [{"nn", "program", "why": "no flop count|no byte count"}]}],
+  "roofs": [{"nn", "title", "roofs": {slug: "copy"},                 # every written chapter, its
+             "pct": {slug: {"naive": 26.1, "optimized": 73.9}}}],    # programs' % of own roof
   "gpus": [{"slug", "name", "short", "file", "cc": [...], "sms": [...],
             "sm_clock_mhz": [min, max] | null, "cuda": ["13.0 / 13.0"], "chapters": ["01"],
             "dates": [first, last] | null, "commits": [...],
@@ -494,6 +496,23 @@ def roofline(data, chapters):
     return out
 
 
+def own_roofs(data):
+    """Every written chapter's naive and optimized programs against the roof that bounds them,
+    from the results rows' roof and pct columns (whatever roof each chapter chose)."""
+    out = []
+    for c in data.toc:
+        if c.status != "written":
+            continue
+        roofs, pct = {}, {}
+        for slug in data.results:
+            for r in data.chapter_rows(slug, c.number):
+                if r["variant"] in ("naive", "optimized") and r["pct_roof"] != "":
+                    roofs[slug] = r["roof_name"]
+                    pct.setdefault(slug, {})[r["variant"]] = float(r["pct_roof"])
+        out.append({"nn": c.nn, "title": c.readme_title(), "roofs": roofs, "pct": pct})
+    return out
+
+
 def gpu_doc(slug, rows):
     clocks = sorted(float(r["sm_clock_mhz"]) for r in rows if r["sm_clock_mhz"])
     dates = sorted({r["date"][:10] for r in rows if r["date"]})
@@ -595,6 +614,7 @@ def book_json(data):
             summary.append({"nn": c.nn, "title": c.readme_title(), "speedups": speedups})
     return {"schema": 1, "results_dir": rel(data.results_dir), "parts": parts,
             "chapters": chapters, "summary": summary, "roofline": roofline(data, chapters),
+            "roofs": own_roofs(data),
             "gpus": [gpu_doc(s, rows) for s, rows in data.results.items() if rows],
             "guidelines": guidelines(data.toc), "stale": stale_list(data)}
 
