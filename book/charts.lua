@@ -134,15 +134,22 @@ local function sweep_chart(nn, sc)
   for _, g in ipairs(sc.series) do
     if not gpu_index[g.gpu] then gpus[#gpus + 1] = g; gpu_index[g.gpu] = #gpus end
   end
+  -- A knob of named choices (a function) gets points, side by side, not a line through unrelated
+  -- choices; a power-of-two knob a log axis.
+  local category, log2 = sc.scale == 'category', sc.scale == 'log2'
+  local xs = {}
   for si, g in ipairs(sc.series) do
     local gi = gpu_index[g.gpu]
     data[#data + 1] = '$s' .. si .. ' << EOD'
+    local dx = category and (si - (#sc.series + 1) / 2) * 0.6 / math.max(#sc.series, 1) or 0
     for _, p in ipairs(g.points) do
-      data[#data + 1] = string.format('%.6g %.6g', p[1], p[2])
+      data[#data + 1] = string.format('%.6g %.6g', p[1] + dx, p[2])
       ymax, xmin, xmax = math.max(ymax, p[2]), math.min(xmin, p[1]), math.max(xmax, p[1])
+      xs[p[1]] = true
     end
     data[#data + 1] = 'EOD'
-    plot[#plot + 1] = '$s' .. si .. ' using 1:2 with linespoints lw 2 pt ' .. gpu_marker(gi) .. ' ps 0.8 lc rgb ' ..
+    plot[#plot + 1] = '$s' .. si .. ' using 1:2 with ' .. (category and 'points' or 'linespoints') .. ' lw 2 pt ' .. gpu_marker(gi) ..
+                      (category and ' ps 1.2' or ' ps 0.8') .. ' lc rgb ' ..
                       gq(VARIANT_COLOR[g.program] or '#4d4d4d') .. ' title ' .. gq(g.program .. ', ' .. g.short)
   end
   local drawn = {programs = sc.programs, flat = sc.flat}
@@ -158,9 +165,23 @@ local function sweep_chart(nn, sc)
   local pad = (xmax - xmin) * 0.03
   local integers = true
   for _, g in ipairs(sc.series) do for _, p in ipairs(g.points) do integers = integers and p[1] == math.floor(p[1]) end end
-  local setup = ((integers and xmax - xmin <= 16) and 'set xtics 1\n' or '') .. "set key outside top center horizontal maxcols 2\nset grid xtics ytics lc rgb '#e3e3e3' lt 1\nset xtics scale 1\n" ..
-    'set ylabel ' .. gq(sc.axis) .. '\nset xlabel ' .. gq('--' .. sc.knob) .. '\n' ..
-    string.format('set xrange [%.6g:%.6g]\nset yrange [0:%.6g]\n', math.max(0, xmin - pad), xmax + pad, ymax > 0 and ymax * 1.08 or 1)
+  local xset
+  if log2 then
+    local t = {}
+    for x in pairs(xs) do t[#t + 1] = x end
+    table.sort(t)
+    for k, x in ipairs(t) do t[k] = string.format("'%g' %.6g", x, x) end
+    xset = 'set logscale x 2\nset xtics (' .. table.concat(t, ', ') .. ')\n' ..
+      string.format('set xrange [%.6g:%.6g]\n', xmin / 1.25, xmax * 1.25)
+  elseif category then
+    xset = 'set xtics 1\n' .. string.format('set xrange [%.6g:%.6g]\n', xmin - 0.6, xmax + 0.6)
+  else
+    xset = ((integers and xmax - xmin <= 16) and 'set xtics 1\n' or '') ..
+      string.format('set xrange [%.6g:%.6g]\n', math.max(0, xmin - pad), xmax + pad)
+  end
+  local setup = xset .. "set key outside top center horizontal maxcols 2\nset grid xtics ytics lc rgb '#e3e3e3' lt 1\nset xtics scale 1\n" ..
+    'set ylabel ' .. gq(sc.axis) .. '\nset xlabel ' .. gq('--' .. sc.knob .. (log2 and ' (log scale)' or category and ' (a choice, not a quantity)' or '')) .. '\n' ..
+    string.format('set yrange [0:%.6g]\n', ymax > 0 and ymax * 1.08 or 1)
   local height = 340 + 18 * math.max(0, math.ceil((#sc.series + #roofs) / 2) - 2)
   return render_chart('ch' .. nn .. '-sweep', STYLE .. table.concat(data, '\n') .. '\n' .. setup ..
     'plot ' .. table.concat(plot, ', \\\n     ') .. '\n', height), drawn
@@ -256,24 +277,83 @@ local function roofline_chart(g)
     end
   end
   for _, p in ipairs(g.points) do by_ch[p.nn] = by_ch[p.nn] or {}; by_ch[p.nn][p.program] = p end
+  -- Pixels of the plot (about 560 x 230): labels are placed where they cover no marker and no
+  -- other label, arrows stop short of the marker they point at so their heads show.
+  local XD, YD = 560 / math.log(xmax / xmin, 10), 230 / math.log(P * 2.5 / ymin, 10)
+  local function px(x, y) return math.log(x / xmin, 10) * XD, math.log(y / ymin, 10) * YD end
+  local marks, boxes = {}, {}
+  for _, p in ipairs(g.points) do local x, y = px(p.intensity, p.gflops); marks[#marks + 1] = {x, y} end
+  local function free(x0, y0, w, h)
+    for _, m in ipairs(marks) do
+      if m[1] > x0 - 8 and m[1] < x0 + w + 8 and m[2] > y0 - 8 and m[2] < y0 + h + 8 then return false end
+    end
+    for _, b in ipairs(boxes) do
+      if x0 < b[1] + b[3] and b[1] < x0 + w and y0 < b[2] + b[4] and b[2] < y0 + h then return false end
+    end
+    return x0 >= 0 and x0 + w <= 560 and y0 >= 0 and y0 + h <= 230 + math.log(2.5, 10) * YD
+  end
+  -- The copy roof's label: along the slope, where it covers no marker.
+  local slope_label
+  do -- the FP32 peak's label, above the flat roof just right of the ridge (the chapters cluster at the right)
+    local text_w = 6.5 * #string.format('FP32 peak %.0f GFLOP/s', P)
+    local rx, py = px(ridge * 1.3, P)
+    boxes[#boxes + 1] = {rx, py + 4, text_w + 8, 16}
+  end
+  -- (the candidate along the slope farthest from every marker)
+  local ca, sa = math.cos(math.rad(ROOF_ANGLE)), math.sin(math.rad(ROOF_ANGLE))
+  local best = -1
+  for _, f in ipairs({0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6}) do
+    local x = xmin * (ridge / xmin) ^ f
+    local lx, ly = px(x, C * x)
+    local near = math.huge
+    for t = 0, 120, 10 do
+      local tx, ty = lx + t * ca, ly + 10 + t * sa
+      for _, m in ipairs(marks) do near = math.min(near, math.sqrt((m[1] - tx) ^ 2 + (m[2] - ty) ^ 2)) end
+    end
+    if near > best then best, slope_label = near, x end
+  end
+  do
+    local lx, ly = px(slope_label, C * slope_label)
+    for t = 0, 120, 10 do boxes[#boxes + 1] = {lx + t * ca - 5, ly + 4 + t * sa, 10, 12} end
+  end
+  slope_label = slope_label or xmin * 1.2
+  local names = {}
+  for nn in pairs(by_ch) do names[#names + 1] = nn end
+  table.sort(names)
   local labels = {}
-  for nn, pair in pairs(by_ch) do
+  for _, nn in ipairs(names) do
+    local pair = by_ch[nn]
     local a, b = pair.naive, pair.optimized
     if a and b then
-      arrows[#arrows + 1] = string.format("set arrow from %.6g,%.6g to %.6g,%.6g head size screen 0.012,25 lw 1 lc rgb '#888888' back",
-                                          a.intensity, a.gflops, b.intensity, b.gflops)
+      local ax, ay = px(a.intensity, a.gflops)
+      local bx, by = px(b.intensity, b.gflops)
+      local len = math.sqrt((bx - ax) ^ 2 + (by - ay) ^ 2)
+      if len > 18 then
+        local f = (len - 9) / len -- stop 9 px short of the optimized marker
+        local ex, ey = ax + (bx - ax) * f, ay + (by - ay) * f
+        arrows[#arrows + 1] = string.format("set arrow from %.6g,%.6g to %.6g,%.6g head size screen 0.010,25 lw 1.2 lc rgb '#666666' back",
+          a.intensity, a.gflops, xmin * 10 ^ (ex / XD), ymin * 10 ^ (ey / YD))
+      end
     end
     local at = b or a
-    labels[#labels + 1] = string.format("set label %s at %.6g,%.6g offset 0.9,0.6 font ',10' tc rgb '#333333'", gq(nn), at.intensity, at.gflops)
+    local x, y = px(at.intensity, at.gflops)
+    local w = 7 * #nn + 2
+    local placed
+    for _, o in ipairs({{8, 6}, {8, -18}, {-8 - w, 6}, {-8 - w, -18}, {8, 18}, {-8 - w, 18}, {8, -30}, {-8 - w, -30}, {-w / 2, 14}, {-w / 2, -26}}) do
+      if not placed and free(x + o[1], y + o[2], w, 12) then placed = o end
+    end
+    placed = placed or {8, 6}
+    boxes[#boxes + 1] = {x + placed[1], y + placed[2], w, 12}
+    labels[#labels + 1] = string.format("set label %s at %.6g,%.6g offset character %.2f,%.2f font ',10' tc rgb '#333333'",
+      gq(nn), at.intensity, at.gflops, placed[1] / 6.5, (placed[2] + 4) / 13)
   end
   table.sort(arrows)
-  table.sort(labels)
   local roof = string.format('(x * %.6g < %.6g ? x * %.6g : %.6g)', C, P, C, P)
   table.insert(plot, 1, roof .. " with lines lw 2 lc rgb '#333333' title 'roof'")
-  labels[#labels + 1] = string.format("set label %s at %.6g,%.6g right offset -1,0.8 font ',10' tc rgb '#333333'",
-    gq(string.format('FP32 peak %.0f GFLOP/s', P)), xmax, P)
+  labels[#labels + 1] = string.format("set label %s at %.6g,%.6g left offset 0,0.8 font ',10' tc rgb '#333333'",
+    gq(string.format('FP32 peak %.0f GFLOP/s', P)), ridge * 1.3, P)
   labels[#labels + 1] = string.format("set label %s at %.6g,%.6g left rotate by %.1f offset 0.5,0.8 font ',10' tc rgb '#333333'",
-    gq(string.format('copy roof %.0f GB/s', C)), xmin * 1.2, C * xmin * 1.2, ROOF_ANGLE)
+    gq(string.format('copy roof %.0f GB/s', C)), slope_label, C * slope_label, ROOF_ANGLE)
   plot[#plot + 1] = "keyentry with points pt 7 ps 1.3 lc rgb " .. gq(VARIANT_COLOR.naive) .. " title 'naive'"
   plot[#plot + 1] = "keyentry with points pt 7 ps 1.3 lc rgb " .. gq(VARIANT_COLOR.optimized) .. " title 'optimized'"
   if drawn.evidence then plot[#plot + 1] = "keyentry with points pt 7 ps 1.3 lc rgb '#666666' title 'filled: ncu counts'" end

@@ -208,6 +208,30 @@ for r in d["roofs"]:
     if r["roofs"]: r["roofs"], r["pct"] = {}, {}; break
 json.dump(d, open(sys.argv[2], "w"))' "$DATA" "$CHK/data-noroof.json" &&
     planted_pdf "a chapter whose roof the chart shows but the data lacks" own-roofs "$CHK/data-noroof.json" "$OUT/figures.json"
+# Sweep charts: a knob of choices as points, powers of two on a log axis. Planted: the data says
+# every sweep knob is a choice (the drawn lines then join unrelated choices) or a power of two.
+pdf_check sweep-axes "$DATA" "$OUT/charts"
+for scale in category log2; do
+    python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+for c in d["chapters"]:
+    if c["sweep_chart"] and c["sweep_chart"]["scale"] != sys.argv[3]: c["sweep_chart"]["scale"] = sys.argv[3]
+json.dump(d, open(sys.argv[2], "w"))' "$DATA" "$CHK/data-$scale.json" "$scale" &&
+        planted_pdf "every sweep knob said to be $scale" sweep-axes "$CHK/data-$scale.json" "$OUT/charts"
+done
+# No two labels of a roofline overlap. Planted: a roofline's chart with a second label written
+# over its first chapter label.
+pdf_check roofline-labels "$OUT/figures.json"
+python3 -c 'import json, re, sys
+figs = json.load(open(sys.argv[1]))
+f = next(f for f in figs if "/roofline-" in f["svg"])
+svg = open(f["svg"], encoding="utf-8").read()
+m = re.search(r"<g transform=\"translate\([^)]*\)\"[^>]*font-size=\"10[^>]*>\s*<text>[^<]*</text>\s*</g>", svg)
+svg = svg[:m.end()] + m.group(0).replace("<text>", "<text>planted ") + svg[m.end():]
+open(sys.argv[3], "w", encoding="utf-8").write(svg)
+f["svg"] = sys.argv[3]
+json.dump([f], open(sys.argv[2], "w"))' "$OUT/figures.json" "$CHK/figures-labels.json" "$CHK/roofline-planted.svg" &&
+    planted_pdf "a label planted over another on a roofline" roofline-labels "$CHK/figures-labels.json"
 # Every part is real (the first edition's Part V was a page with one planned chapter). Planted:
 # the data with the last part's chapters marked planned.
 pdf_check parts "$DATA" "$CHK/book.txt"

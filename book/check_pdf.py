@@ -6,6 +6,8 @@
     check_pdf.py markers BOOK.json             no // [kernel] build marker in a listing or diff
     check_pdf.py captioned BOOK.json           every table and figure has a caption
     check_pdf.py own-roofs DATA.json FIGURES.json  every chapter against its own roof, in one chart
+    check_pdf.py sweep-axes DATA.json CHARTS   choices as points, powers of two on a log axis
+    check_pdf.py roofline-labels FIGURES.json  no two labels of a roofline overlap
     check_pdf.py units BOOK.json               × and µs, no "2.5x", "12 us" or e-notation outside code
     check_pdf.py quotes BOOK.txt               no closing quote mark where a quotation opens
     check_pdf.py captions FIGURES.json BOOK.txt   every caption's claims match its chart
@@ -17,6 +19,7 @@ Standard library only."""
 
 import html
 import json
+import math
 import re
 import sys
 
@@ -302,6 +305,59 @@ def own_roofs(data_path, figures_path):
     return 1 if check_book.failed else 0
 
 
+def sweep_axes(data_path, charts_dir):
+    """A sweep chart draws a knob of named choices as points (no line joins unrelated choices) and
+    a power-of-two knob on a log axis (book-json's sweep_chart "scale"; the chart's script)."""
+    data = json.load(open(data_path, encoding="utf-8"))
+    n, wrong = 0, []
+    for c in data["chapters"]:
+        sc = c.get("sweep_chart")
+        if not sc:
+            continue
+        n += 1
+        gp = open(f"{charts_dir}/ch{c['nn']}-sweep.gp", encoding="utf-8").read()
+        if sc["scale"] == "category" and "linespoints" in gp:
+            wrong.append(f"{c['nn']}: --{sc['knob']} is a choice, drawn as joined lines")
+        if sc["scale"] == "log2" and "set logscale x 2" not in gp:
+            wrong.append(f"{c['nn']}: --{sc['knob']} steps in powers of two, drawn on a linear axis")
+    check(not wrong, f"every sweep chart ({n}) draws choices as points and powers of two on a log axis"
+          + (f"; {wrong}" if wrong else ""))
+    return 1 if check_book.failed else 0
+
+
+LABEL = re.compile(r'<g transform="translate\(([\d.]+),([\d.]+)\)(?: rotate\((-?[\d.]+)\))?"[^>]*'
+                   r'font-size="([\d.]+)"[^>]*?(?:text-anchor="(\w+)")?>\s*<text>([^<]*)</text>')
+
+
+def label_boxes(svg_path):
+    """(text, x0, y0, x1, y1) of every text of a gnuplot SVG, a rotated one as the box around
+    its slanted line (DejaVu Sans: a character about 0.6 of the font size wide)."""
+    out = []
+    for x, y, rot, size, anchor, text in LABEL.findall(open(svg_path, encoding="utf-8").read()):
+        x, y, size, w = float(x), float(y), float(size), 0.6 * float(size) * len(html.unescape(text))
+        start = x - w if anchor == "end" else x - w / 2 if anchor == "middle" else x
+        if rot:
+            a = math.radians(float(rot))
+            xs, ys = [start, start + w * math.cos(a)], [y, y + w * math.sin(a)]
+            out.append((text, min(xs), min(ys) - size * 0.8, max(xs), max(ys)))
+        else:
+            out.append((text, start, y - size * 0.8, start + w, y))
+    return out
+
+
+def roofline_labels(figures_path):
+    """On each roofline, no two labels (a chapter's number, a roof's name) overlap."""
+    figs = [f for f in json.load(open(figures_path, encoding="utf-8")) if "/roofline-" in f["svg"]]
+    for f in figs:
+        boxes = [b for b in label_boxes(f["svg"])]
+        hits = [(a[0], b[0]) for i, a in enumerate(boxes) for b in boxes[i + 1:]
+                if a[1] < b[3] - 1 and b[1] < a[3] - 1 and a[2] < b[4] - 1 and b[2] < a[4] - 1]
+        check(not hits, f"{f['label']}: no two of its {len(boxes)} labels overlap"
+              + (f"; overlapping: {hits[:6]}" if hits else ""))
+    check(bool(figs), f"the summary has a roofline ({len(figs)})")
+    return 1 if check_book.failed else 0
+
+
 def parts(data_path, txt_path):
     """Every part of the book is real: it has a written chapter, its page in the PDF lists no
     chapter as planned, and its written chapters follow it."""
@@ -367,7 +423,8 @@ def main(argv):
     cmds = {"overfull": (overfull, 2), "carets": (carets, 1), "quotes": (quotes, 1),
             "captions": (captions, 2), "parts": (parts, 2), "record": (record, 2),
             "markers": (markers, 1), "captioned": (captioned, 1),
-            "units": (units, 1), "own-roofs": (own_roofs, 2)}
+            "units": (units, 1), "own-roofs": (own_roofs, 2),
+            "sweep-axes": (sweep_axes, 2), "roofline-labels": (roofline_labels, 1)}
     if not argv or argv[0] not in cmds or len(argv) - 1 != cmds[argv[0]][1]:
         print(__doc__, file=sys.stderr)
         return 2

@@ -34,6 +34,7 @@ library, or a configuration such as "optimized[--min-blocks 4]".
               "series": [{"gpu": slug, "short": "H200", "values": {"naive": 901.8},
                           "labels": {"library": "FAIL"}, "roof": 4262.5 | null}]} | null,
     "sweep_chart": {"knob": "warps-per-sm", "programs": ["optimized"],   # the curves that vary
+                    "scale": "linear" | "log2" | "category",  # the knob's values (problem.cu)
                     "flat": ["naive"],     # programs swept over the knob that it does not move
                     "varies_pct": 5,       # ... by more than this, from the lowest point to the highest
                     "field": "rate" | "median_us",
@@ -278,7 +279,12 @@ def sweep_chart(data, c, results):
         if not drawn:
             continue
         roof_name = next((g["roof_name"] for g in results if g["roof_name"]), None)
-        return {"knob": knob, "programs": [p for p, _ in drawn],
+        xs = sorted({p[0] for _, s in drawn for g in s for p in g["points"]})
+        scale = c.knob_scale(knob)
+        if scale == "linear" and xs[0] > 0 and xs[-1] >= 8 * xs[0] and \
+                all(float(x).is_integer() and int(x) & (int(x) - 1) == 0 for x in xs):
+            scale = "log2"  # powers of two over three octaves or more: equal steps on a log axis
+        return {"knob": knob, "scale": scale, "programs": [p for p, _ in drawn],
                 "varies_pct": round((SWEEP_CHART_VARIES - 1) * 100),
                 "flat": [p for p, s in progs if not varies(s)], "field": field, "unit": unit,
                 "axis": f"{unit} (higher is better)" if unit else
