@@ -473,8 +473,15 @@ end
 -- One unit style in the prose (the READMEs write plain ASCII for GitHub): "2.5x" is 2.5×, "12 us"
 -- 12 µs, "8.87e-08" 8.87 × 10^−8^ (book/check_pdf.py units finds any left).
 local NBSP = '\u{00A0}'
-units = function(inl)
-  local out, changed = pandoc.List(), false
+units = function(inl0)
+  -- Adjacent Str (an inline value's text, then the "x" that followed its closing comment) are
+  -- one word.
+  local inl, merged = pandoc.List(), false
+  for _, x in ipairs(inl0) do
+    if x.t == 'Str' and #inl > 0 and inl[#inl].t == 'Str' then inl[#inl] = pandoc.Str(inl[#inl].text .. x.text); merged = true
+    else inl:insert(x) end
+  end
+  local out, changed = pandoc.List(), merged
   for k, x in ipairs(inl) do
     if x.t == 'Str' then
       local t = x.text

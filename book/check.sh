@@ -156,16 +156,16 @@ def plant(n):
     return False
 plant(doc["blocks"]) and json.dump(doc, open(sys.argv[2], "w"))' "$OUT/book.json" "$CHK/book-bare.json" &&
     planted_pdf "a table whose caption was emptied" captioned "$CHK/book-bare.json"
-# One unit style (×, µs, no e-notation) outside code. Planted: "2.5x", "12 us" and "8.87e-08" in
-# the first paragraph.
+# One unit style (×, µs, no e-notation) outside code. Planted: "2.5x", "12 us", "8.87e-08" and an
+# inline value's "1.60" followed by "x" in the first paragraph.
 pdf_check units "$OUT/book.json"
 python3 -c 'import json, sys
 doc = json.load(open(sys.argv[1]))
 para = next(b for b in doc["blocks"] if b["t"] == "Para")
 sp = {"t": "Space"}
-para["c"] += [sp, {"t": "Str", "c": "2.5x"}, sp, {"t": "Str", "c": "12"}, sp, {"t": "Str", "c": "us"}, sp, {"t": "Str", "c": "8.87e-08"}]
+para["c"] += [sp, {"t": "Str", "c": "2.5x"}, sp, {"t": "Str", "c": "12"}, sp, {"t": "Str", "c": "us"}, sp, {"t": "Str", "c": "8.87e-08"}, sp, {"t": "Str", "c": "1.60"}, {"t": "Str", "c": "x"}]
 json.dump(doc, open(sys.argv[2], "w"))' "$OUT/book.json" "$CHK/book-units.json" &&
-    planted_pdf "planted 2.5x, 12 us and 8.87e-08" units "$CHK/book-units.json"
+    planted_pdf "planted 2.5x, 12 us, 8.87e-08 and 1.60|x" units "$CHK/book-units.json"
 # No build marker (// [kernel]) in a listing or diff. Planted: one added to the book's first diff.
 pdf_check markers "$OUT/book.json"
 python3 -c 'import json, sys

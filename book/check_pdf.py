@@ -166,8 +166,13 @@ def units(json_path):
 
     def walk(node):
         if isinstance(node, list):
-            prev = None
-            for n in node:
+            prev, joined = None, []
+            for n in node:  # adjacent Str are one word ("1.60" from an inline value, then "x")
+                if isinstance(n, dict) and n.get("t") == "Str" and joined and joined[-1].get("t") == "Str":
+                    joined[-1] = {"t": "Str", "c": joined[-1]["c"] + n["c"]}
+                else:
+                    joined.append(n)
+            for n in joined:
                 if isinstance(n, dict) and n.get("t") == "Str":
                     w = n["c"]
                     if times.match(w) and not re.match(r"^\W*0x", w) or enote.match(w):
