@@ -23,9 +23,23 @@ local function rgb_int(hex) return tonumber(hex:sub(2), 16) end
 
 local QUEUE = {} -- the charts to draw: names whose script changed
 
-local function render_chart(name, script, height, width)
+local render_one
+-- Each chart is drawn twice: for a page or the PDF, and for a phone (NAME-phone.svg, 340 units
+-- wide, no text under 11 units, taller), which the HTML edition shows below 600 px so that a
+-- chart fits a 390-px phone's column whole, its text at 11 px or more.
+local PHONE_W = 340
+local function render_chart(name, script, height, width, phone_script)
+  local h, w = height or 340, width or 680
+  local phone = (phone_script or script):gsub("font ',10'", "font ',11'"):gsub("font ',9'", "font ',11'")
+    :gsub("set key outside top center horizontal\n", "set key outside top center horizontal maxcols 2\n")
+    :gsub("set key at screen 0.5,0.995 center top horizontal\nset tmargin 2.5", "set key at screen 0.5,0.995 center top horizontal maxcols 2\nset tmargin 3.5")
+    :gsub("maxrows 2 width %-2", "maxcols 2 width -2")
+  render_one(name .. '-phone', phone, math.floor(math.max(h * 0.9, h * w / PHONE_W * 0.55)), PHONE_W, 11)
+  return render_one(name, script, h, w, 12)
+end
+function render_one(name, script, height, width, font)
   local gp, svg, pdf = CHARTS .. '/' .. name .. '.gp', CHARTS .. '/' .. name .. '.svg', CHARTS .. '/' .. name .. '.pdf'
-  script = 'set terminal svg size ' .. (width or 680) .. ',' .. (height or 340) .. ' font "DejaVu Sans,12" background rgb "white"\n' ..
+  script = 'set terminal svg size ' .. width .. ',' .. height .. ' font "DejaVu Sans,' .. font .. '" background rgb "white"\n' ..
            'set output ' .. gq(svg) .. '\n' .. script
   if read_file(gp) == script and read_file(pdf) then return svg end -- drawn from this script already
   os.remove(pdf)
@@ -192,12 +206,13 @@ end
 -- numbers are in the summary table; the chart shows where each lands against its range.
 local function summary_chart(gpus, rows)
   local n = #rows
-  local band, pts, yt, lo, hi = {'$band << EOD'}, {}, {}, 1, 1
+  local band, pts, yt, lo, hi, yshort = {'$band << EOD'}, {}, {}, 1, 1, {}
   for i, r in ipairs(rows) do
     local y = n - i + 1
     local title = r.title
     if utf8.len(title) > 30 then title = title:sub(1, utf8.offset(title, 30) - 1) .. '…' end
     yt[#yt + 1] = gq(r.nn .. ' ' .. title) .. ' ' .. y
+    yshort[#yshort + 1] = gq(r.nn) .. ' ' .. y
     if r.predicted then
       band[#band + 1] = string.format('%d %.6g %.6g', y, r.predicted[1], r.predicted[2])
       lo, hi = math.min(lo, r.predicted[1]), math.max(hi, r.predicted[2])
@@ -237,8 +252,9 @@ local function summary_chart(gpus, rows)
     "set xlabel 'measured speedup, optimized over naive (log scale)'\n" ..
     "set arrow from 1, graph 0 to 1, graph 1 nohead dt 2 lw 1.5 lc rgb '#333333'\n" ..
     string.format('set xrange [%.6g:%.6g]\nset yrange [0.4:%.1f]\n', lo / 1.6, hi * 1.6, n + 0.6)
-  return render_chart('summary', setup .. table.concat(data, '\n') .. '\nplot ' .. table.concat(plot, ', \\\n     ') .. '\n',
-    100 + 18 * n, 600), drawn
+  local body = table.concat(data, '\n') .. '\nplot ' .. table.concat(plot, ', \\\n     ') .. '\n'
+  local short = setup:gsub("set ytics scale 0 font ',11' %b()", function() return "set ytics scale 0 font ',11' (" .. table.concat(yshort, ', ') .. ")" end)
+  return render_chart('summary', setup .. body, 100 + 18 * n, 600, short:gsub("set xlabel '[^']*'", "set xlabel 'speedup (log scale)'") .. body), drawn
 end
 
 -- A GPU's roofline: attained FP32 GFLOP/s against arithmetic intensity (flops per DRAM byte), both
@@ -246,7 +262,11 @@ end
 -- and optimized programs are points in the programs' colours, joined by a grey arrow and labelled
 -- with the chapter; filled where both counts came from the ncu evidence, hollow where one came
 -- from the program's own count in its results row.
-local function roofline_chart(g)
+-- PW x PH: the plot's size in pixels on the page drawn (labels are placed for it); phone: the
+-- narrow edition's texts.
+local function roofline_script(g, PW, PH, phone)
+  local CW = phone and 7.2 or 6.5 -- a character's width in pixels (font 11 or 10)
+  local PEAK_FMT = phone and 'FP32 peak %.0f' or 'FP32 peak %.0f GFLOP/s'
   local C, P = g.copy_gbs, g.fp32_gflops
   local ridge = P / C
   local xmin, xmax, ymin = ridge, ridge, P
@@ -256,7 +276,7 @@ local function roofline_chart(g)
   xmin, xmax = xmin / 6, xmax * 6
   ymin = math.min(ymin, C * xmin) / 2
   -- The slope's angle on the page, for its label: decades per pixel of the plot (about 560 x 230).
-  local ROOF_ANGLE = math.deg(math.atan((230 / math.log(P * 2.5 / ymin, 10)) / (560 / math.log(xmax / xmin, 10))))
+  local ROOF_ANGLE = math.deg(math.atan((PH / math.log(P * 2.5 / ymin, 10)) / (PW / math.log(xmax / xmin, 10))))
   local data, plot, arrows, by_ch = {}, {}, {}, {}
   local drawn = {copy = C, peak = P, evidence = false, results = false, roof = 'copy roof and FP32 peak'}
   for _, v in ipairs({'naive', 'optimized'}) do
@@ -279,7 +299,7 @@ local function roofline_chart(g)
   for _, p in ipairs(g.points) do by_ch[p.nn] = by_ch[p.nn] or {}; by_ch[p.nn][p.program] = p end
   -- Pixels of the plot (about 560 x 230): labels are placed where they cover no marker and no
   -- other label, arrows stop short of the marker they point at so their heads show.
-  local XD, YD = 560 / math.log(xmax / xmin, 10), 230 / math.log(P * 2.5 / ymin, 10)
+  local XD, YD = PW / math.log(xmax / xmin, 10), PH / math.log(P * 2.5 / ymin, 10)
   local function px(x, y) return math.log(x / xmin, 10) * XD, math.log(y / ymin, 10) * YD end
   local marks, boxes = {}, {}
   for _, p in ipairs(g.points) do local x, y = px(p.intensity, p.gflops); marks[#marks + 1] = {x, y} end
@@ -290,12 +310,12 @@ local function roofline_chart(g)
     for _, b in ipairs(boxes) do
       if x0 < b[1] + b[3] and b[1] < x0 + w and y0 < b[2] + b[4] and b[2] < y0 + h then return false end
     end
-    return x0 >= 0 and x0 + w <= 560 and y0 >= 0 and y0 + h <= 230 + math.log(2.5, 10) * YD
+    return x0 >= 0 and x0 + w <= PW and y0 >= 0 and y0 + h <= PH + math.log(2.5, 10) * YD
   end
   -- The copy roof's label: along the slope, where it covers no marker.
   local slope_label
   do -- the FP32 peak's label, above the flat roof just right of the ridge (the chapters cluster at the right)
-    local text_w = 6.5 * #string.format('FP32 peak %.0f GFLOP/s', P)
+    local text_w = CW * #string.format(PEAK_FMT, P)
     local rx, py = px(ridge * 1.3, P)
     boxes[#boxes + 1] = {rx, py + 4, text_w + 8, 16}
   end
@@ -306,15 +326,18 @@ local function roofline_chart(g)
     local x = xmin * (ridge / xmin) ^ f
     local lx, ly = px(x, C * x)
     local near = math.huge
-    for t = 0, 120, 10 do
+    for t = 0, (phone and 130 or 120), 10 do
       local tx, ty = lx + t * ca, ly + 10 + t * sa
       for _, m in ipairs(marks) do near = math.min(near, math.sqrt((m[1] - tx) ^ 2 + (m[2] - ty) ^ 2)) end
     end
     if near > best then best, slope_label = near, x end
   end
-  do
+  if phone then
+    local lx, ly = px(xmin * 1.15, P * 1.5)
+    boxes[#boxes + 1] = {lx, ly - 4, CW * 20, 16}
+  else
     local lx, ly = px(slope_label, C * slope_label)
-    for t = 0, 120, 10 do boxes[#boxes + 1] = {lx + t * ca - 5, ly + 4 + t * sa, 10, 12} end
+    for t = 0, (phone and 130 or 120), 10 do boxes[#boxes + 1] = {lx + t * ca - 5, ly + 4 + t * sa, 10, 12} end
   end
   slope_label = slope_label or xmin * 1.2
   local names = {}
@@ -337,7 +360,7 @@ local function roofline_chart(g)
     end
     local at = b or a
     local x, y = px(at.intensity, at.gflops)
-    local w = 7 * #nn + 2
+    local w = (CW + 0.5) * #nn + 2
     local placed
     for _, o in ipairs({{8, 6}, {8, -18}, {-8 - w, 6}, {-8 - w, -18}, {8, 18}, {-8 - w, 18}, {8, -30}, {-8 - w, -30}, {-w / 2, 14}, {-w / 2, -26}}) do
       if not placed and free(x + o[1], y + o[2], w, 12) then placed = o end
@@ -345,27 +368,39 @@ local function roofline_chart(g)
     placed = placed or {8, 6}
     boxes[#boxes + 1] = {x + placed[1], y + placed[2], w, 12}
     labels[#labels + 1] = string.format("set label %s at %.6g,%.6g offset character %.2f,%.2f font ',10' tc rgb '#333333'",
-      gq(nn), at.intensity, at.gflops, placed[1] / 6.5, (placed[2] + 4) / 13)
+      gq(nn), at.intensity, at.gflops, placed[1] / CW, (placed[2] + 4) / (2 * CW))
   end
   table.sort(arrows)
   local roof = string.format('(x * %.6g < %.6g ? x * %.6g : %.6g)', C, P, C, P)
   table.insert(plot, 1, roof .. " with lines lw 2 lc rgb '#333333' title 'roof'")
   labels[#labels + 1] = string.format("set label %s at %.6g,%.6g left offset 0,0.8 font ',10' tc rgb '#333333'",
-    gq(string.format('FP32 peak %.0f GFLOP/s', P)), ridge * 1.3, P)
-  labels[#labels + 1] = string.format("set label %s at %.6g,%.6g left rotate by %.1f offset 0.5,0.8 font ',10' tc rgb '#333333'",
-    gq(string.format('copy roof %.0f GB/s', C)), slope_label, C * slope_label, ROOF_ANGLE)
+    gq(string.format(PEAK_FMT, P)), ridge * 1.3, P)
+  if phone then -- the slope is steep on a phone: the label level, in the empty corner above it
+    labels[#labels + 1] = string.format("set label %s at %.6g,%.6g left font ',10' tc rgb '#333333'",
+      gq(string.format('copy roof %.0f GB/s', C)), xmin * 1.15, P * 1.5)
+  else
+    labels[#labels + 1] = string.format("set label %s at %.6g,%.6g left rotate by %.1f offset 0.5,0.8 font ',10' tc rgb '#333333'",
+      gq(string.format('copy roof %.0f GB/s', C)), slope_label, C * slope_label, ROOF_ANGLE)
+  end
   plot[#plot + 1] = "keyentry with points pt 7 ps 1.3 lc rgb " .. gq(VARIANT_COLOR.naive) .. " title 'naive'"
   plot[#plot + 1] = "keyentry with points pt 7 ps 1.3 lc rgb " .. gq(VARIANT_COLOR.optimized) .. " title 'optimized'"
   if drawn.evidence then plot[#plot + 1] = "keyentry with points pt 7 ps 1.3 lc rgb '#666666' title 'filled: ncu counts'" end
   if drawn.results then plot[#plot + 1] = "keyentry with points pt 6 ps 1.3 lw 2 lc rgb '#666666' title 'hollow: one from results'" end
   local setup = STYLE .. "set key outside top center horizontal maxrows 2 width 1\nset logscale xy\nset grid xtics ytics lc rgb '#e3e3e3' lt 1\nset xtics scale 1\nset samples 400\n" ..
     "set format x '%g'\nset format y '%g'\n" ..
-    "set xlabel 'arithmetic intensity (FP32 flops per DRAM byte, log scale)'\nset ylabel 'GFLOP/s (log scale)'\n" ..
+    (phone and "set xlabel 'FP32 flops per DRAM byte (log)'\nset ylabel 'GFLOP/s (log)'\n" or
+      "set xlabel 'arithmetic intensity (FP32 flops per DRAM byte, log scale)'\nset ylabel 'GFLOP/s (log scale)'\n") ..
     string.format('set xrange [%.6g:%.6g]\nset yrange [%.6g:%.6g]\n', xmin, xmax, ymin, P * 2.5) ..
     table.concat(arrows, '\n') .. '\n' .. table.concat(labels, '\n') .. '\n'
-  return render_chart('roofline-' .. g.gpu, setup .. table.concat(data, '\n') .. '\nplot ' .. table.concat(plot, ', \\\n     ') .. '\n',
-    400), drawn
+  return setup .. table.concat(data, '\n') .. '\nplot ' .. table.concat(plot, ', \\\n     ') .. '\n', drawn
 end
+
+local function roofline_chart(g)
+  local page, drawn = roofline_script(g, 560, 230, false)
+  local phone = roofline_script(g, 250, 330, true)
+  return render_chart('roofline-' .. g.gpu, page, 400, nil, phone), drawn
+end
+
 
 -- Every chapter against its own roof: each row a chapter (its roof named), each GPU a colour and
 -- marker, the naive program hollow and the optimized one filled, joined by a line; % of the roof on
@@ -373,7 +408,7 @@ end
 -- dashed line at 100 %. Chapters with no roof recorded keep their row, empty.
 local function own_roofs_chart(gpus, rows)
   local n = #rows
-  local yt, seg, pts, lo, hi = {}, {}, {}, 100, 100
+  local yt, seg, pts, lo, hi, yshort = {}, {}, {}, 100, 100, {}
   local drawn = {gpus = {}, chapters = {}, missing = {}}
   for i, r in ipairs(rows) do
     local y = n - i + 1
@@ -385,6 +420,7 @@ local function own_roofs_chart(gpus, rows)
     local title = r.title
     if utf8.len(title) > 22 then title = title:sub(1, utf8.offset(title, 22) - 1) .. '…' end
     yt[#yt + 1] = gq(r.nn .. ' ' .. title .. (#names > 0 and (' · ' .. table.concat(names, '/')) or ' · none yet')) .. ' ' .. y
+    yshort[#yshort + 1] = gq(r.nn .. ' · ' .. (#names > 0 and table.concat(names, '/') or 'none yet')) .. ' ' .. y
     if #names > 0 then drawn.chapters[#drawn.chapters + 1] = r.nn else drawn.missing[#drawn.missing + 1] = r.nn end
     for gi, g in ipairs(gpus) do
       local p = r.pct[g.slug]
@@ -431,8 +467,9 @@ local function own_roofs_chart(gpus, rows)
     "set arrow from 100, graph 0 to 100, graph 1 nohead dt 2 lw 1.5 lc rgb '#333333'\n" ..
     "set label 'roof (100 %)' at 100, graph 1 center offset 0,0.6 font ',11' tc rgb '#333333'\n" ..
     string.format('set xrange [%.6g:%.6g]\nset yrange [0.4:%.1f]\n', lo / 2, hi * 2, n + 0.6)
-  return render_chart('own-roofs', setup .. table.concat(data, '\n') .. '\nplot ' .. table.concat(plot, ', \\\n     ') .. '\n',
-    130 + 18 * n, 640), drawn
+  local body = table.concat(data, '\n') .. '\nplot ' .. table.concat(plot, ', \\\n     ') .. '\n'
+  local short = setup:gsub("set ytics scale 0 font ',11' %b()", function() return "set ytics scale 0 font ',11' (" .. table.concat(yshort, ', ') .. ")" end)
+  return render_chart('own-roofs', setup .. body, 130 + 18 * n, 640, short .. body), drawn
 end
 
 return function(dir, fail_fn)

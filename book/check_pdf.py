@@ -353,7 +353,7 @@ def label_boxes(svg_path):
 def roofline_labels(figures_path):
     """On each roofline, no two labels (a chapter's number, a roof's name) overlap."""
     figs = [f for f in json.load(open(figures_path, encoding="utf-8")) if "/roofline-" in f["svg"]]
-    for f in figs:
+    for f in figs + [dict(f, svg=f["svg"].replace(".svg", "-phone.svg"), label=f["label"] + " (phone)") for f in figs]:
         boxes = [b for b in label_boxes(f["svg"])]
         hits = [(a[0], b[0]) for i, a in enumerate(boxes) for b in boxes[i + 1:]
                 if a[1] < b[3] - 1 and b[1] < a[3] - 1 and a[2] < b[4] - 1 and b[2] < a[4] - 1]

@@ -64,7 +64,12 @@
   for (const img of main.querySelectorAll('img')) {
     if (!shown(img)) continue;
     const r = img.getBoundingClientRect();
-    out.charts.push({src: img.getAttribute('src'), width: r.width, height: r.height, where: where(img)});
+    /* The edition shown (a <picture> may pick the phone's), relative to the page. */
+    const base = location.href.replace(/[#?].*$/, '').replace(/[^/]*$/, '');
+    const shownSrc = (img.currentSrc || img.src).startsWith(base) ? (img.currentSrc || img.src).slice(base.length) : img.getAttribute('src');
+    const box = img.closest('.chart-box');
+    out.charts.push({src: shownSrc, width: r.width, height: r.height, where: where(img),
+                     scrolls: box ? box.scrollWidth > box.clientWidth + 1 : false});
   }
 
   /* Code lines: each at least one line high and below the previous one, so that line numbers

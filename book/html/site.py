@@ -207,12 +207,19 @@ def charts(fragment, images, inline=False):
             w, h, font = metrics
             dims = f' width="{w:g}" height="{h:g}"'
             style = f' style="min-width:{-(-w * MIN_TEXT_PX // font):.0f}px"'
+        # A phone (a column under 600 px) gets the chart's narrow edition (charts.lua), which
+        # fits its column whole with its text at MIN_TEXT_PX or more.
+        phone = src[:-4] + "-phone.svg" if src.endswith(".svg") else None
+        phone = phone if phone and os.path.isfile(phone) else None
         if inline:
-            data = base64.b64encode(open(src, "rb").read()).decode()
-            mime = "image/svg+xml" if src.endswith(".svg") else "image/png"
-            return f'<div class="chart-box"><img src="data:{mime};base64,{data}"{dims}{style}{attrs}></div>'
+            def url_of(path):
+                data = base64.b64encode(open(path, "rb").read()).decode()
+                return f"data:{'image/svg+xml' if path.endswith('.svg') else 'image/png'};base64,{data}"
+            source = f'<source media="(max-width: 600px)" srcset="{url_of(phone)}">' if phone else ""
+            return f'<div class="chart-box"><picture>{source}<img src="{url_of(src)}"{dims}{style}{attrs}></picture></div>'
+        source = f'<source media="(max-width: 600px)" srcset="{images.local(phone)}">' if phone else ""
         return (f'<div class="chart-box"><a class="chart-link" href="{rel}" title="The chart alone, '
-                f'full size"><img src="{rel}"{dims}{style}{attrs}></a></div>')
+                f'full size"><picture>{source}<img src="{rel}"{dims}{style}{attrs}></picture></a></div>')
     return re.sub(r"<img\b[^>]*>", one, fragment)
 
 
