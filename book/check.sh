@@ -388,6 +388,7 @@ open(f, "w", encoding="utf-8").write(s)' "$1" "$2" "$page"
     plant_css clipped-by-page-edge 'html { overflow-x: hidden; } .table-box { overflow: visible !important; } main table { min-width: 640px; }'
     plant_css small-chart-text '.chart-box img { min-width: 0 !important; width: 50% !important; }'
     plant_css chart-scrolls '.chart-box img { min-width: 640px !important; }'
+    plant_css table-scrolls 'table.wide { display: table !important; } table.wide thead { display: table-header-group !important; } table.wide tbody { display: table-row-group !important; } table.wide tr { display: table-row !important; } table.wide td { display: table-cell !important; } table.wide td::before { content: none !important; } main table td { white-space: nowrap !important; }'
     plant_css overlapping-line-numbers 'pre > code.sourceCode > span { min-height: 0 !important; vertical-align: baseline !important; }'
     plant_css lost-indentation 'pre > code.sourceCode > span { --hang: 0px !important; }'
     plant no-sidebar
@@ -420,6 +421,7 @@ s = head + "window.BOOK_INDEX = " + json.dumps(d) + ";\n"'
     expect clipped-by-page-edge "no listing, table or chart is clipped"
     expect small-chart-text "every chart's smallest text is at least"
     expect chart-scrolls "every chart fits the column whole"
+    expect table-scrolls "every table fits the column whole"
     expect overlapping-line-numbers "no code line overlaps the one before it"
     expect lost-indentation "every wrapped code line keeps its indentation"
     expect no-sidebar "every page has the sidebar of contents"

@@ -90,7 +90,7 @@ def check_site(browser, probe, site, args, label):
     for width in widths:
         phone = width < 600
         tab = browser.tab(width, 844 if phone else 900, mobile=phone)
-        sideways, clipped, small, overlaps, unindented, side, pager, copy, errors, unfit = ([] for _ in range(10))
+        sideways, clipped, small, overlaps, unindented, side, pager, copy, errors, unfit, wide = ([] for _ in range(11))
         n_charts = n_lines = n_wrapped = n_blocks = 0
         smallest = None
         kinds = {"pre": 0, "table": 0, "img": 0}
@@ -109,6 +109,8 @@ def check_site(browser, probe, site, args, label):
             clipped += [f"{page}: {c}" for c in m["clipped"]]
             for k in kinds:
                 kinds[k] += m["counts"].get(k, 0)
+            if phone:
+                wide += [f"{page}: {t}" for t in m.get("tablesScroll", [])]
             for c in m["charts"]:
                 n_charts += 1
                 if phone and c.get("scrolls"):
@@ -159,6 +161,8 @@ def check_site(browser, probe, site, args, label):
               f"{at}, every chart's smallest text is at least {MIN_TEXT_PX} px ({n_charts} charts"
               + (f", smallest {smallest:.1f} px)" if smallest else ")"), small or ["no chart on these pages"])
         if phone:
+            check_(not wide, f"{at}, every table fits the column whole, without scrolling "
+                  f"({kinds['table']} tables" + (f", {len(wide)} do not)" if wide else ")"), wide)
             check_(not unfit and n_charts > 0, f"{at}, every chart fits the column whole, without scrolling "
                   f"({n_charts} charts)", unfit or ["no chart on these pages"])
         check_(not overlaps and n_lines > 0, f"{at}, no code line overlaps the one before it, so no "

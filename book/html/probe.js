@@ -60,6 +60,11 @@
   }
   out.counts = kinds;
 
+  /* Tables that do not fit their column: their box scrolls sideways. */
+  out.tablesScroll = [];
+  for (const box of main.querySelectorAll('.table-box')) {
+    if (shown(box) && box.scrollWidth > box.clientWidth + 1) out.tablesScroll.push(where(box) + ' (' + (box.scrollWidth - box.clientWidth) + ' px more)');
+  }
   /* Charts: their rendered size, to set against their SVG's own size and font sizes. */
   for (const img of main.querySelectorAll('img')) {
     if (!shown(img)) continue;

@@ -167,6 +167,28 @@ def indent_lines(fragment):
     return re.sub(r"<pre\b([^>]*)>(.*?)</pre>", block, fragment, flags=re.S)
 
 
+# --- Tables --------------------------------------------------------------------------------------
+
+WIDE_COLUMNS = 5  # a table of this many columns or more is laid out as cards on a phone (book.css)
+
+
+def labelled(table):
+    """A table of WIDE_COLUMNS columns or more: class "wide", and each cell labelled with its
+    column's heading (data-label), so that a phone shows each row as a card of label: value
+    pairs that fits the column, where the rows themselves would not."""
+    head = re.search(r"<thead>(.*?)</thead>", table, re.S)
+    names = [re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]*>", "", h))).strip()
+             for h in re.findall(r"<th\b[^>]*>(.*?)</th>", head.group(1), re.S)] if head else []
+    if len(names) < WIDE_COLUMNS:
+        return table
+
+    def row(m):
+        cells = iter(names)
+        return re.sub(r"<td\b", lambda c: f'<td data-label="{html.escape(next(cells, ""))}"', m.group(0))
+    body = re.sub(r"<tr\b.*?</tr>", row, table[head.end():], flags=re.S)
+    return re.sub(r"^<table\b", '<table class="wide"', table[:head.end()]) + body
+
+
 # --- Charts ------------------------------------------------------------------------------------
 
 class Images:
@@ -357,7 +379,7 @@ def main(argv):
         die(f"{src} was not written with book/html/template.html")
     css = ("/* Pandoc's code highlighting (tango), then book/book.css. */\n" + highlighting.group(1)
            + open(css_file, encoding="utf-8").read())
-    body = re.sub(r"<table\b.*?</table>", lambda m: f'<div class="table-box">{m.group(0)}</div>',
+    body = re.sub(r"<table\b.*?</table>", lambda m: f'<div class="table-box">{labelled(m.group(0))}</div>',
                   indent_lines(body.group(1)), flags=re.S)
 
     site = os.path.join(out, "html")
