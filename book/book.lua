@@ -510,11 +510,41 @@ units = function(inl0)
   return changed and out or nil
 end
 
+-- Pictures of the mechanism a chapter teaches, computed by charts.lua from the chapter's own
+-- indexing (its stride knob, its tile declarations); each goes before the chapter's first listing.
+local DIAGRAMS = {
+  ['15'] = function(c)
+    local stride = tonumber(((c.results[1] or {}).knobs or ''):match('stride=(%d+)') or '')
+    if not stride then return nil end
+    local svg, drawn = charts.sectors(c.nn, stride)
+    return figure_block(c.nn, 'Chapter ' .. c.number .. ': the 32-byte sectors one warp\'s 32 loads touch, each lane ' ..
+      'reading one float: the struct of arrays (' .. drawn.rows[1].sectors .. ' sectors, every byte used) and the array of ' ..
+      'structs at this chapter\'s stride of ' .. stride .. ' floats (' .. drawn.rows[2].sectors .. ' sectors); grey is fetched ' ..
+      'and not needed. Computed from the kernels\' indexing, not drawn by hand.', svg, drawn)
+  end,
+  ['21'] = function(c)
+    local tile = 32
+    local rows = {}
+    for _, b in ipairs(c.blocks) do
+      local a, r = (b.code or ''):match('__shared__%s+float%s+tile%[(%w+)%]%[([^%]]+)%]')
+      if a then rows[#rows + 1] = tonumber(r) or (r:match('^TILE%s*%+%s*(%d+)$') and tile + tonumber(r:match('(%d+)$'))) or (r == 'TILE' and tile) end
+    end
+    if #rows < 2 then return nil end
+    local svg, drawn = charts.banks(c.nn, tile, rows)
+    return figure_block(c.nn, 'Chapter ' .. c.number .. ': the bank each lane of a warp reads when it walks down a column ' ..
+      'of the tile (lane l reads element [l][0], word ' .. rows[1] .. ' l or ' .. rows[2] .. ' l, bank = word mod 32): ' ..
+      'tile[32][' .. rows[1] .. '] puts all 32 lanes in one bank (' .. drawn.panels[1].ways .. '-way conflict, ' ..
+      drawn.panels[1].ways .. ' passes), tile[32][' .. rows[2] .. '] one lane per bank (' .. drawn.panels[2].ways ..
+      ' pass). Computed from the kernels\' declarations, not drawn by hand.', svg, drawn)
+  end,
+}
+
 local function chapter_blocks(c)
   local src = pandoc.read(read_file(c.readme) or fail('%s cannot be read', c.readme), 'gfm+tex_math_dollars+smart').blocks
   local out = pandoc.List({pandoc.Header(2, md_inlines(c.nn .. '\\. ' .. md_escape(c.title)), pandoc.Attr('ch-' .. c.nn, {'chapter'}))})
   local blocks = {}
   for _, g in ipairs(c.blocks) do blocks[g.kind .. ':' .. g.args] = g end
+  local diagram = DIAGRAMS[c.nn] and DIAGRAMS[c.nn](c)
   local i, section = 2, 'the guideline' -- the README's "# NN. Title" is replaced by the heading above
   while i <= #src do
     local b, body = src[i], comment_of(src[i])
@@ -538,6 +568,13 @@ local function chapter_blocks(c)
       out:extend(fix_links(c, {b}))
     end -- other comments (notes to authors) are dropped
     i = i + 1
+  end
+  -- The chapter's picture of its mechanism (numbered first), before its first listing.
+  if diagram then
+    for k, b in ipairs(out) do
+      if b.t == 'Div' and b.classes:includes('listing') then out:insert(k, diagram); diagram = nil; break end
+    end
+    if diagram then out:insert(diagram) end
   end
   -- LaTeX: a heading directly above a listing or table moves to the next page with it.
   local kept = pandoc.List()

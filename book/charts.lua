@@ -472,8 +472,70 @@ local function own_roofs_chart(gpus, rows)
   return render_chart('own-roofs', setup .. body, 130 + 18 * n, 640, short .. body), drawn
 end
 
+-- Pictures of a mechanism, computed from a chapter's own indexing (not drawn by hand).
+-- Sectors: the 32-byte sectors a warp's 32 loads touch, one 4-byte float per lane at float index
+-- lane * stride (the array of structs, the chapter's stride) and at lane (the struct of arrays).
+-- Each slot of a touched sector is filled where a lane reads it, grey where fetched for nothing.
+local function sectors_diagram(nn, stride)
+  local rows = {{'struct of arrays (index lane)', 1}, {'array of structs (index lane × ' .. stride .. ')', stride}}
+  local used, waste, drawn = {}, {}, {rows = {}}
+  local words = 32 * stride
+  for ri, r in ipairs(rows) do
+    local y, touched, slots = #rows - ri + 1, {}, {}
+    for lane = 0, 31 do local w = lane * r[2]; slots[w] = true; touched[w // 8] = true end
+    local n = 0
+    for sec in pairs(touched) do
+      n = n + 1
+      for w = sec * 8, sec * 8 + 7 do
+        table.insert(slots[w] and used or waste, string.format('%d %.2f', w, y))
+      end
+    end
+    drawn.rows[#drawn.rows + 1] = {name = r[1], sectors = n}
+    rows[ri].label = gq(r[1] .. ': ' .. n .. ' sectors') .. ' ' .. y
+  end
+  local yt = {}
+  for _, r in ipairs(rows) do yt[#yt + 1] = r.label end
+  local sep = {}
+  for sec = 0, words // 8 do sep[#sep + 1] = string.format("set arrow from %.1f,0.55 to %.1f,%.2f nohead lw 0.5 lc rgb '#bbbbbb' back", sec * 8 - 0.5, sec * 8 - 0.5, #rows + 0.45) end
+  local script = STYLE .. "set key outside top center horizontal\nset border 1\nset grid noytics noxtics\n" ..
+    string.format("set xrange [-1:%d]\nset yrange [0.5:%.1f]\n", words, #rows + 0.5) ..
+    "set ytics scale 0 font ',11' (" .. table.concat(yt, ', ') .. ")\nset ytics offset 0,1.6 left\nset lmargin 2\n" ..
+    string.format("set xtics scale 1 0,%d\nset xlabel 'float index (each box of 8 a 32-byte sector)'\n", math.max(8, words // 8)) ..
+    table.concat(sep, '\n') .. '\n' ..
+    "$used << EOD\n" .. table.concat(used, '\n') .. "\nEOD\n$waste << EOD\n" .. (#waste > 0 and table.concat(waste, '\n') or 'NaN NaN') .. "\nEOD\n" ..
+    "plot $used using 1:2:($1-0.5):($1+0.5):($2-0.3):($2+0.3) with boxxyerror fs solid 1.0 noborder fc rgb '#2a6fb0' title 'float a lane reads', \\\n" ..
+    "     $waste using 1:2:($1-0.5):($1+0.5):($2-0.3):($2+0.3) with boxxyerror fs solid 1.0 noborder fc rgb '#c8c8c8' title 'fetched, not needed'\n"
+  return render_chart('ch' .. nn .. '-sectors', script, 230, 680), drawn
+end
+
+-- Banks: which of the 32 shared-memory banks each lane of a warp reads when it walks down a
+-- column of a tile[TILE][ROW] of floats (lane l reads element [l][0]: word ROW * l, bank
+-- word mod 32), for each row length the chapter declares.
+local function banks_diagram(nn, tile, row_lengths)
+  local data, plot, drawn = {}, {}, {panels = {}}
+  local cols = #row_lengths
+  local script = STYLE .. "set multiplot layout 1," .. cols .. "\nunset key\nset grid noxtics noytics\nset border 3\n" ..
+    "set xrange [-0.5:31.5]\nset yrange [31.5:-0.5]\nset xtics 0,8,31 scale 1\nset ytics 0,8,31 scale 1\nset xlabel 'bank'\nset ylabel 'lane'\n"
+  for k, rl in ipairs(row_lengths) do
+    local pts, per_bank, worst = {}, {}, 0
+    for lane = 0, 31 do
+      local bank = (rl * lane) % 32
+      pts[#pts + 1] = string.format('%d %d', bank, lane)
+      per_bank[bank] = (per_bank[bank] or 0) + 1
+      worst = math.max(worst, per_bank[bank])
+    end
+    drawn.panels[#drawn.panels + 1] = {row = rl, ways = worst}
+    script = script .. string.format("set title %s font ',11'\n", gq(string.format('tile[%d][%d]: %d-way', tile, rl, worst))) ..
+      '$b' .. k .. ' << EOD\n' .. table.concat(pts, '\n') .. '\nEOD\n' ..
+      "plot $b" .. k .. " using 1:2:($1-0.45):($1+0.45):($2-0.45):($2+0.45) with boxxyerror fs solid 1.0 noborder fc rgb " ..
+      gq(worst > 1 and '#d1603d' or '#2a6fb0') .. '\n'
+  end
+  script = script .. 'unset multiplot\n'
+  return render_chart('ch' .. nn .. '-banks', script, 340, 680), drawn
+end
+
 return function(dir, fail_fn)
   CHARTS, fail = dir, fail_fn
   sh('mkdir -p ' .. q(CHARTS))
-  return {chapter = chapter_chart, sweep = sweep_chart, summary = summary_chart, roofline = roofline_chart, own_roofs = own_roofs_chart, flush = flush}
+  return {chapter = chapter_chart, sweep = sweep_chart, summary = summary_chart, roofline = roofline_chart, own_roofs = own_roofs_chart, sectors = sectors_diagram, banks = banks_diagram, flush = flush}
 end

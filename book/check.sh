@@ -232,6 +232,16 @@ open(sys.argv[3], "w", encoding="utf-8").write(svg)
 f["svg"] = sys.argv[3]
 json.dump([f], open(sys.argv[2], "w"))' "$OUT/figures.json" "$CHK/figures-labels.json" "$CHK/roofline-planted.svg" &&
     planted_pdf "a label planted over another on a roofline" roofline-labels "$CHK/figures-labels.json"
+# Pictures of a mechanism, computed from the chapters' code; their captions' numbers as drawn.
+# Planted: a caption that says 8-way where the chart shows a 32-way conflict (or 3 sectors).
+pdf_check diagrams "$OUT/figures.json"
+python3 -c 'import json, re, sys
+figs = json.load(open(sys.argv[1]))
+for f in figs:
+    if re.search(r"-(sectors|banks)\.svg$", f["svg"]):
+        f["caption"] = re.sub(r"\d+-way", "8-way", re.sub(r"\d+ sectors", "3 sectors", f["caption"]))
+json.dump(figs, open(sys.argv[2], "w"))' "$OUT/figures.json" "$CHK/figures-diagrams.json" &&
+    planted_pdf "a picture whose caption gives other numbers than it draws" diagrams "$CHK/figures-diagrams.json"
 # Every part is real (the first edition's Part V was a page with one planned chapter). Planted:
 # the data with the last part's chapters marked planned.
 pdf_check parts "$DATA" "$CHK/book.txt"

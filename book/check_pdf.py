@@ -8,6 +8,7 @@
     check_pdf.py own-roofs DATA.json FIGURES.json  every chapter against its own roof, in one chart
     check_pdf.py sweep-axes DATA.json CHARTS   choices as points, powers of two on a log axis
     check_pdf.py roofline-labels FIGURES.json  no two labels of a roofline overlap
+    check_pdf.py diagrams FIGURES.json         pictures of a mechanism, their captions as drawn
     check_pdf.py units BOOK.json               × and µs, no "2.5x", "12 us" or e-notation outside code
     check_pdf.py quotes BOOK.txt               no closing quote mark where a quotation opens
     check_pdf.py captions FIGURES.json BOOK.txt   every caption's claims match its chart
@@ -363,6 +364,23 @@ def roofline_labels(figures_path):
     return 1 if check_book.failed else 0
 
 
+def diagrams(figures_path):
+    """The pictures of a mechanism (sectors a warp touches, banks a warp reads; book/charts.lua
+    computes them from the chapter's indexing): there are some, and each caption's numbers (32
+    sectors, a 32-way conflict) are what its chart shows."""
+    figs = [f for f in json.load(open(figures_path, encoding="utf-8"))
+            if re.search(r"-(sectors|banks)\.svg$", f["svg"])]
+    check(len(figs) >= 2, f"the book has pictures of a mechanism computed from the code ({len(figs)})")
+    for f in figs:
+        drawn = svg_text(f["svg"])
+        said = re.findall(r"(\d+) sectors|(\d+)-way", f["caption"])
+        shown = [f"{a} sectors" if a else f"{b}-way" for a, b in said]
+        missing = [x for x in shown if x not in drawn]
+        check(said and not missing, f"{f['label']}: the numbers its caption gives ({', '.join(shown)}) "
+              f"are the ones its chart draws" + (f"; not drawn: {missing}" if missing else ""))
+    return 1 if check_book.failed else 0
+
+
 def parts(data_path, txt_path):
     """Every part of the book is real: it has a written chapter, its page in the PDF lists no
     chapter as planned, and its written chapters follow it."""
@@ -429,7 +447,8 @@ def main(argv):
             "captions": (captions, 2), "parts": (parts, 2), "record": (record, 2),
             "markers": (markers, 1), "captioned": (captioned, 1),
             "units": (units, 1), "own-roofs": (own_roofs, 2),
-            "sweep-axes": (sweep_axes, 2), "roofline-labels": (roofline_labels, 1)}
+            "sweep-axes": (sweep_axes, 2), "roofline-labels": (roofline_labels, 1),
+            "diagrams": (diagrams, 1)}
     if not argv or argv[0] not in cmds or len(argv) - 1 != cmds[argv[0]][1]:
         print(__doc__, file=sys.stderr)
         return 2
