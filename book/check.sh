@@ -242,6 +242,15 @@ for f in figs:
         f["caption"] = re.sub(r"\d+-way", "8-way", re.sub(r"\d+ sectors", "3 sectors", f["caption"]))
 json.dump(figs, open(sys.argv[2], "w"))' "$OUT/figures.json" "$CHK/figures-diagrams.json" &&
     planted_pdf "a picture whose caption gives other numbers than it draws" diagrams "$CHK/figures-diagrams.json"
+# Noise above 5% in bold. Planted: the data with a quiet sweep row's noise raised to 55.5%
+# (the book, built from the real data, does not set it in bold).
+pdf_check noisy "$DATA" "$OUT/book.json"
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+r = next(r for c in d["chapters"] for g in c["sweeps"] for r in g["rows"] if (r["noise_pct"] or 0) < 1)
+r["noise_pct"] = 55.5
+json.dump(d, open(sys.argv[2], "w"))' "$DATA" "$CHK/data-noisy.json" &&
+    planted_pdf "a sweep row whose 55.5% noise is not in bold" noisy "$CHK/data-noisy.json" "$OUT/book.json"
 # Every part is real (the first edition's Part V was a page with one planned chapter). Planted:
 # the data with the last part's chapters marked planned.
 pdf_check parts "$DATA" "$CHK/book.txt"

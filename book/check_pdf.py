@@ -9,6 +9,7 @@
     check_pdf.py sweep-axes DATA.json CHARTS   choices as points, powers of two on a log axis
     check_pdf.py roofline-labels FIGURES.json  no two labels of a roofline overlap
     check_pdf.py diagrams FIGURES.json         pictures of a mechanism, their captions as drawn
+    check_pdf.py noisy DATA.json BOOK.json     noise above 5% in bold, as the front matter promises
     check_pdf.py units BOOK.json               × and µs, no "2.5x", "12 us" or e-notation outside code
     check_pdf.py quotes BOOK.txt               no closing quote mark where a quotation opens
     check_pdf.py captions FIGURES.json BOOK.txt   every caption's claims match its chart
@@ -381,6 +382,36 @@ def diagrams(figures_path):
     return 1 if check_book.failed else 0
 
 
+NOISY_PCT = 5.0  # the front matter: noise above 5 % is set in bold (scripts/guide/render.py NOISY_PCT)
+
+
+def noisy(data_path, json_path):
+    """Every sweep and results row whose noise is above NOISY_PCT shows that noise in bold in
+    the assembled book (the front matter promises it)."""
+    data = json.load(open(data_path, encoding="utf-8"))
+    doc = json.load(open(json_path, encoding="utf-8"))
+    strong = set()
+
+    def walk(node, inside=False):
+        if isinstance(node, list):
+            for n in node:
+                walk(n, inside)
+        elif isinstance(node, dict):
+            t = node.get("t")
+            if inside and t == "Str":
+                strong.add(node["c"])
+            walk(node.get("c", []), inside or t == "Strong")
+
+    walk(doc["blocks"])
+    rows = [(c["nn"], r) for c in data["chapters"] for g in c["sweeps"] + c["results"] for r in g["rows"]
+            if (r["noise_pct"] or 0) > NOISY_PCT]
+    plain = [f"chapter {nn} {r['variant']} {r.get('knobs', '')} ({r['noise_pct']:.1f}%)" for nn, r in rows
+             if f"{r['noise_pct']:.1f}%" not in strong and f"{r['noise_pct']:.1f}" not in strong]
+    check(not plain, f"every noise above {NOISY_PCT:g}% is in bold ({len(rows)} rows)"
+          + (f"; not: {plain[:5]}" if plain else ""))
+    return 1 if check_book.failed else 0
+
+
 def parts(data_path, txt_path):
     """Every part of the book is real: it has a written chapter, its page in the PDF lists no
     chapter as planned, and its written chapters follow it."""
@@ -448,7 +479,7 @@ def main(argv):
             "markers": (markers, 1), "captioned": (captioned, 1),
             "units": (units, 1), "own-roofs": (own_roofs, 2),
             "sweep-axes": (sweep_axes, 2), "roofline-labels": (roofline_labels, 1),
-            "diagrams": (diagrams, 1)}
+            "diagrams": (diagrams, 1), "noisy": (noisy, 2)}
     if not argv or argv[0] not in cmds or len(argv) - 1 != cmds[argv[0]][1]:
         print(__doc__, file=sys.stderr)
         return 2
