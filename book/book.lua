@@ -512,7 +512,52 @@ end
 
 -- Pictures of the mechanism a chapter teaches, computed by charts.lua from the chapter's own
 -- indexing (its stride knob, its tile declarations); each goes before the chapter's first listing.
+-- The lanes of warps 0 and 1 on each side of a kernel's "if (COND == 0)" branch, COND evaluated
+-- for each thread from the listing's own text (threadIdx.x, warpSize, and a local "warp" or
+-- "lane" it defines from them; C's integer / becomes Lua's //).
+local function branch_sides(code)
+  local cond = code:match('if%s*%(([^()]-)%s*==%s*0%)')
+  if not cond then return nil end
+  local function lua(e) return (e:gsub('threadIdx%.x', 't'):gsub('warpSize', '32'):gsub('/', '//')) end
+  local defs = {}
+  for name, e in code:gmatch('int%s+(%a+)%s*=%s*([^,;]+)') do defs[name] = lua(e) end
+  for name, e in code:gmatch(',%s*(%a+)%s*=%s*([^,;]+);') do defs[name] = lua(e) end
+  local warps = {}
+  for w = 0, 1 do
+    local sides = {['if'] = {}, ['else'] = {}}
+    for lane = 0, 31 do
+      local env = {t = w * 32 + lane}
+      for name, e in pairs(defs) do
+        local f = load('return ' .. e, 'def', 't', env)
+        local ok, v = pcall(f or function() end)
+        if ok and v then env[name] = v end
+      end
+      local f = load('return ' .. lua(cond), 'cond', 't', env)
+      local ok, v = pcall(f or function() end)
+      if not ok or v == nil then return nil end
+      table.insert(v == 0 and sides['if'] or sides['else'], lane)
+    end
+    warps[#warps + 1] = sides
+  end
+  return warps
+end
+
 local DIAGRAMS = {
+  ['32'] = function(c)
+    local progs = {}
+    for _, b in ipairs(c.blocks) do
+      if b.kind == 'listing' and b.marker == 'kernel' then
+        local sides = branch_sides(b.code)
+        if sides then progs[#progs + 1] = {b.file:gsub('%.cu$', ''), sides} end
+      end
+    end
+    if #progs < 2 then return nil end
+    local svg, drawn = charts.divergence(c.nn, progs)
+    return figure_block(c.nn, 'Chapter ' .. c.number .. ': the lanes of two warps that run each side of the kernel\'s branch, ' ..
+      'a row for each pass a warp makes: ' .. progs[1][1] .. ' (' .. drawn.passes[1] .. ' passes for 2 warps, each with half its lanes ' ..
+      'masked off) and ' .. progs[2][1] .. ' (' .. drawn.passes[2] .. ' passes for 2 warps, all 32 lanes active). Computed by ' ..
+      'evaluating the branch condition of each listing, not drawn by hand.', svg, drawn)
+  end,
   ['15'] = function(c)
     local stride = tonumber(((c.results[1] or {}).knobs or ''):match('stride=(%d+)') or '')
     if not stride then return nil end

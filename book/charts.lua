@@ -534,8 +534,36 @@ local function banks_diagram(nn, tile, row_lengths)
   return render_chart('ch' .. nn .. '-banks', script, 340, 680), drawn
 end
 
+-- Divergence: for each program, which lanes of two warps run each side of the kernel's branch
+-- (a row per pass a warp makes through the branch: one per side some of its lanes take). passes
+-- is {{name, {warp 0: {side -> {lanes}}, warp 1: ...}}} as book.lua evaluated the branch.
+local function divergence_diagram(nn, programs)
+  local script = STYLE .. "set multiplot layout 1," .. #programs .. "\nunset key\nset grid noxtics noytics\nset border 3\n" ..
+    "set xrange [-0.5:31.5]\nset xtics 0,8,31 scale 1\nset xlabel 'lane'\n"
+  local drawn = {passes = {}}
+  for k, prog in ipairs(programs) do
+    local pts, yt, row = {}, {}, 0
+    for w, sides in ipairs(prog[2]) do
+      for _, side in ipairs({'if', 'else'}) do
+        if #sides[side] > 0 then
+          row = row + 1
+          yt[#yt + 1] = gq(string.format('warp %d, %s', w - 1, side)) .. ' ' .. row
+          for _, l in ipairs(sides[side]) do pts[#pts + 1] = string.format('%d %d', l, row) end
+        end
+      end
+    end
+    drawn.passes[#drawn.passes + 1] = row
+    script = script .. string.format("set title %s font ',11'\nset yrange [%.1f:0.5]\nset ytics scale 0 font ',11' (%s)\n",
+        gq(string.format('%s: %d passes for 2 warps', prog[1], row)), row + 0.5, table.concat(yt, ', ')) ..
+      '$d' .. k .. ' << EOD\n' .. table.concat(pts, '\n') .. '\nEOD\n' ..
+      "plot $d" .. k .. " using 1:2:($1-0.42):($1+0.42):($2-0.35):($2+0.35) with boxxyerror fs solid 1.0 noborder fc rgb " ..
+      gq(row > 2 and '#d1603d' or '#2a6fb0') .. '\n'
+  end
+  return render_chart('ch' .. nn .. '-divergence', script .. 'unset multiplot\n', 300, 680), drawn
+end
+
 return function(dir, fail_fn)
   CHARTS, fail = dir, fail_fn
   sh('mkdir -p ' .. q(CHARTS))
-  return {chapter = chapter_chart, sweep = sweep_chart, summary = summary_chart, roofline = roofline_chart, own_roofs = own_roofs_chart, sectors = sectors_diagram, banks = banks_diagram, flush = flush}
+  return {chapter = chapter_chart, sweep = sweep_chart, summary = summary_chart, roofline = roofline_chart, own_roofs = own_roofs_chart, sectors = sectors_diagram, banks = banks_diagram, divergence = divergence_diagram, flush = flush}
 end

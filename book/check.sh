@@ -238,8 +238,8 @@ pdf_check diagrams "$OUT/figures.json"
 python3 -c 'import json, re, sys
 figs = json.load(open(sys.argv[1]))
 for f in figs:
-    if re.search(r"-(sectors|banks)\.svg$", f["svg"]):
-        f["caption"] = re.sub(r"\d+-way", "8-way", re.sub(r"\d+ sectors", "3 sectors", f["caption"]))
+    if re.search(r"-(sectors|banks|divergence)\.svg$", f["svg"]):
+        f["caption"] = re.sub(r"\d+-way", "8-way", re.sub(r"\d+ sectors", "3 sectors", re.sub(r"\d+ passes", "7 passes", f["caption"])))
 json.dump(figs, open(sys.argv[2], "w"))' "$OUT/figures.json" "$CHK/figures-diagrams.json" &&
     planted_pdf "a picture whose caption gives other numbers than it draws" diagrams "$CHK/figures-diagrams.json"
 # Noise above 5% in bold. Planted: the data with a quiet sweep row's noise raised to 55.5%

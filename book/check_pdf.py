@@ -366,16 +366,17 @@ def roofline_labels(figures_path):
 
 
 def diagrams(figures_path):
-    """The pictures of a mechanism (sectors a warp touches, banks a warp reads; book/charts.lua
+    """The pictures of a mechanism (sectors a warp touches, banks a warp reads, lanes on each side
+    of a branch; book/charts.lua
     computes them from the chapter's indexing): there are some, and each caption's numbers (32
     sectors, a 32-way conflict) are what its chart shows."""
     figs = [f for f in json.load(open(figures_path, encoding="utf-8"))
-            if re.search(r"-(sectors|banks)\.svg$", f["svg"])]
+            if re.search(r"-(sectors|banks|divergence)\.svg$", f["svg"])]
     check(len(figs) >= 2, f"the book has pictures of a mechanism computed from the code ({len(figs)})")
     for f in figs:
         drawn = svg_text(f["svg"])
-        said = re.findall(r"(\d+) sectors|(\d+)-way", f["caption"])
-        shown = [f"{a} sectors" if a else f"{b}-way" for a, b in said]
+        said = re.findall(r"(\d+) sectors|(\d+)-way|(\d+) passes for 2 warps", f["caption"])
+        shown = [f"{a} sectors" if a else f"{b}-way" if b else f"{c} passes for 2 warps" for a, b, c in said]
         missing = [x for x in shown if x not in drawn]
         check(said and not missing, f"{f['label']}: the numbers its caption gives ({', '.join(shown)}) "
               f"are the ones its chart draws" + (f"; not drawn: {missing}" if missing else ""))
