@@ -55,7 +55,9 @@ def pdf_chapters(text, chapters, spans=False):
     for nn, s in start.items():
         if s is not None:
             e = next((i for i in stops if i > s), len(pages))
-            out[nn] = " ".join(pages[s:e]) if not spans else (s, e)
+            # A page's number (its last line, digits alone) is not part of a sentence that runs on.
+            out[nn] = (" ".join(re.sub(r"\n\s*\d+\s*$", "\n", p) for p in pages[s:e])
+                       if not spans else (s, e))
     return out
 
 
