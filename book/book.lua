@@ -80,7 +80,9 @@ local function numbered_table(key, t, caption, classes, after)
   local cls = {'numbered-table'}
   for _, c in ipairs(classes or {}) do cls[#cls + 1] = c end
   local rows = table_lines(t)
-  return pandoc.Div({NEEDSPACE(rows <= 15 and (math.ceil(rows * 1.25) + 4 + (after or 0)) or 8), t}, pandoc.Attr(id, cls))
+  -- The counters beside the claims may break across pages (their rows are two lines each).
+  local whole = rows <= 15 and cls[2] ~= 'claim-counters'
+  return pandoc.Div({NEEDSPACE(whole and (math.ceil(rows * 1.25) + 4 + (after or 0)) or 8), t}, pandoc.Attr(id, cls))
 end
 
 local function table_block(key, caption, aligns, header, rows, classes, after)
@@ -105,16 +107,21 @@ local function keep_dashes(markdown)
   end
   return table.concat(lines, '\n')
 end
+local GENERATED_WHAT = {sweep = 'every configuration measured', evidence = 'every counter recorded'}
 local function generated_blocks(key, markdown, class)
-  local blocks = pandoc.List()
+  local blocks, last = pandoc.List(), nil
   for _, b in ipairs(md_blocks(keep_dashes(markdown))) do
     if b.t == 'Table' then
+      -- The sentence that introduces a table ("On NVIDIA H200 (sm_90), recorded at ...") becomes
+      -- its caption; a table that continues one (more programs) says so.
+      local intro = #blocks > 0 and blocks[#blocks].t == 'Para' and blocks:remove()
+      local cap = pandoc.List(md_inlines('Chapter ' .. tonumber(key) .. ', ' .. (GENERATED_WHAT[class] or class) .. ':'))
+      cap:insert(pandoc.Space())
+      if intro then last = intro.content; cap:extend(intro.content)
+      elseif last then cap:extend(last); cap:extend(md_inlines(' (continued: more programs)'))
+      else cap:extend(md_inlines('on one GPU.')) end
+      b.caption.long = {pandoc.Plain(cap)}
       local div = numbered_table(key, b, nil, {class})
-      -- The sentence that introduces a table ("Other configurations on ...") stays with it.
-      if #blocks > 0 and blocks[#blocks].t == 'Para' then
-        local need = div.content[1].text:match('{(%d+)\\baselineskip}')
-        blocks:insert(#blocks, NEEDSPACE(tonumber(need) + 3))
-      end
       blocks:insert(div)
     else
       blocks:insert(b)
@@ -166,6 +173,7 @@ local function lang_of(file) return LANG[file:match('%.(%w+)$') or ''] or (file:
 
 local by_nn = {}
 local superscripts -- defined with the exponents, below
+local units -- the prose's units, below
 
 local function chapter_ref(nn)
   local c = by_nn[nn] or fail('a reference to chapter %s, which is not in the table of contents', nn)
@@ -222,13 +230,53 @@ local function join(t, sep) local o = {}; for k, v in ipairs(t or {}) do o[k] = 
 local function range(t) return t and (t[1] == t[2] and tostring(t[1]) or (t[1] .. '–' .. t[2])) or '—' end
 local function gpu_name(slug) for _, g in ipairs(DATA.gpus) do if g.slug == slug then return g.short end end; return slug end
 
--- One table per GPU (the book's layout of the data's rows), its context, then the chart.
+-- A counter for a reader: thousands separated by commas, three significant digits for a
+-- fraction, never e-notation (4.70 × 10^-8^ in Pandoc's markdown).
+local function grouped(digits)
+  local sign, int, rest = digits:match('^(%-?)(%d+)(.*)$')
+  return sign .. int:reverse():gsub('(%d%d%d)', '%1,'):reverse():gsub('^,', '') .. rest
+end
+local function number_md(x)
+  if x == nil then return '—' end
+  local a = math.abs(x)
+  if a >= 1e15 then local e = math.floor(math.log(a, 10)); return ftoa(x / 10 ^ e, 2) .. ' × 10^' .. e .. '^' end
+  if x == math.floor(x) or a >= 1000 then return grouped(string.format('%.0f', x)) end
+  if a >= 100 then return ftoa(x, 1) end
+  if a >= 1 then return ftoa(x, 2) end
+  if a >= 0.01 then return string.format('%.3g', x) end
+  local e = math.floor(math.log(a, 10))
+  return ftoa(x / 10 ^ e, 2) .. ' × 10^\u{2212}' .. -e .. '^'
+end
+-- A speedup to sensible precision: 1.60×, 23.6×, 236×.
+local function speedup_md(x)
+  return (x >= 100 and ftoa(x, 0)) or (x >= 10 and ftoa(x, 1)) or ftoa(x, 2)
+end
+
+-- A part of a chapter's full record (every counter; every configuration of a sweep that a chart
+-- draws): collapsed in the HTML, moved to the PDF's appendix C by book/to-latex.lua.
+local function record_block(c, kind, summary, blocks)
+  local inner = pandoc.List({pandoc.RawBlock('html', '<details><summary>' .. summary .. '</summary>')})
+  inner:extend(blocks)
+  inner:insert(pandoc.RawBlock('html', '</details>'))
+  return pandoc.Div(inner, pandoc.Attr(kind .. '-' .. c.nn, {'record'}, {{'chapter', c.nn .. '. ' .. c.title}, {'what', summary}}))
+end
+
+-- The results (the book's layout of the data's rows), their context, then the chart.
 local function results_section(c)
   local out = pandoc.List()
   if #c.results == 0 then
     return md_blocks('**Not measured yet.** On a machine with a GPU, `make results CHAPTERS=' .. c.nn ..
       '` measures this chapter and `make book` puts the numbers here.')
   end
+  -- One table for every GPU (a GPU column), then each GPU's context in small type.
+  local unit, header, aligns, rows, contexts = nil, {cell('GPU'), cell('Program'), cell('Median (µs)'), cell('Noise (%)')},
+    {'AlignLeft', 'AlignLeft', 'AlignRight', 'AlignRight'}, {}, pandoc.List()
+  for _, g in ipairs(c.results) do unit = unit or g.unit end
+  if unit then
+    header[5], header[6], aligns[5], aligns[6] = cell(md_escape(unit)), cell('\\% of roof'), 'AlignRight', 'AlignRight'
+  end
+  header[#header + 1], header[#header + 2] = cell('Speedup'), cell('Check')
+  aligns[#aligns + 1], aligns[#aligns + 2] = 'AlignRight', 'AlignLeft'
   for _, g in ipairs(c.results) do
     local stale = {}
     for _, r in ipairs(g.rows) do if r.stale then stale[#stale + 1] = r.variant .. ' (' .. r.source_hash .. ')' end end
@@ -237,28 +285,24 @@ local function results_section(c)
         '(their hash is now %s). Measure again with `make results CHAPTERS=%s`.', md_escape(g.name),
         md_escape(table.concat(stale, ', ')), #stale == 1 and 'was' or 'were', c.source_hash, c.nn)))
     end
-    local header, aligns = {cell('Variant'), cell('Median (µs)'), cell('Noise (%)')}, {'AlignLeft', 'AlignRight', 'AlignRight'}
-    if g.unit then
-      header[4], header[5], aligns[4], aligns[5] = cell(md_escape(g.unit)), cell('\\% of roof'), 'AlignRight', 'AlignRight'
-    end
-    header[#header + 1], header[#header + 2] = cell('Speedup'), cell('Check')
-    aligns[#aligns + 1], aligns[#aligns + 2] = 'AlignRight', 'AlignLeft'
-    local rows = {}
-    for _, r in ipairs(g.rows) do
+    for k, r in ipairs(g.rows) do
       local noise = fmt1(r.noise_pct)
-      local line = {cell((r.variant == 'library' and 'library (bar)' or r.variant) .. (r.stale and ' **STALE**' or '')),
+      local line = {cell(k == 1 and md_escape(gpu_name(g.gpu)) or ''),
+                    cell((r.variant == 'library' and 'library (bar)' or r.variant) .. (r.stale and ' **STALE**' or '')),
                     cell(fmt1(r.median_us)), cell((r.noise_pct or 0) > 5 and ('**' .. noise .. '**') or noise)}
-      if g.unit then line[4], line[5] = cell(fmt1(r.rate)), cell(fmt1(r.pct_roof)) end
-      line[#line + 1] = cell(r.speedup and (ftoa(r.speedup, 2) .. '×') or '—')
+      if unit then line[5], line[6] = cell(fmt1(r.rate)), cell(fmt1(r.pct_roof)) end
+      line[#line + 1] = cell(r.speedup and (speedup_md(r.speedup) .. '×') or '—')
       line[#line + 1] = cell(r.check == 'pass' and 'pass' or '**FAIL**')
       rows[#rows + 1] = line
     end
-    out:insert(table_block(c.nn, 'Chapter ' .. c.number .. ' measured on ' .. md_escape(g.name) .. ' (median of the samples).',
-      aligns, header, rows, {'results'}, 6))
-    out:insert(pandoc.Div({pandoc.RawBlock('latex', '\\begingroup\\small'), table.unpack(md_blocks(g.context))},
-      pandoc.Attr('', {'results-context'})))
-    out:insert(pandoc.RawBlock('latex', '\\par\\endgroup'))
+    contexts:extend(md_blocks(g.context))
   end
+  out:insert(table_block(c.nn, 'Chapter ' .. c.number .. ' measured on ' .. words((function()
+      local t = {}; for _, g in ipairs(c.results) do t[#t + 1] = md_escape(g.name) end; return t end)()) ..
+    ': the median of the samples, their noise (bold above 5 %), and the speedup over the naive program.',
+    aligns, header, rows, {'results'}, 6))
+  -- How each GPU measured (clocks, versions, sizes, timing method): part of the full record.
+  out:insert(record_block(c, 'context', 'How each GPU was measured', {pandoc.Div(contexts, pandoc.Attr('', {'results-context'}))}))
   -- The caption says what the chart draws, as charts.lua reports it.
   local svg, drawn = charts.chapter(c.nn, c.chart)
   local what = (c.chart.unit and md_escape(c.chart.unit) or 'Median time') .. ' of each program on each GPU' ..
@@ -270,6 +314,112 @@ end
 
 local VERDICT = {held = 'held', missed = '**missed**'}
 local function verdict(v) return VERDICT[v] or ('*' .. md_escape(v) .. '*') end
+
+-- The evidence in the chapter: the prediction and each claim in words with its verdict on each
+-- GPU, and the counters those claims read, under plain names (the metric's name in small type).
+-- The full record follows, collapsed in the HTML; book/to-latex.lua moves it to the PDF's
+-- evidence appendix.
+local function verdicts_md(verdicts)
+  local by, order = {}, {}
+  for _, g in ipairs(DATA.gpus) do
+    local v = verdicts[g.slug]
+    if v and v.verdict then
+      if not by[v.verdict] then by[v.verdict] = {}; order[#order + 1] = v.verdict end
+      table.insert(by[v.verdict], 'the ' .. md_escape(g.short))
+    end
+  end
+  local t = {}
+  for _, v in ipairs(order) do t[#t + 1] = '**' .. md_escape(v) .. '** on ' .. words(by[v]) end
+  return #t > 0 and table.concat(t, '; ') or '*not measured yet*'
+end
+
+local function counter_cell(ct)
+  local unit = ct.unit or ''
+  local name = md_escape(ct.plain)
+  if unit ~= '' and not ({inst = 1, instructions = 1, byte = 1, ['%'] = 1})[unit] and not ct.plain:find(unit, 1, true) then
+    name = name .. ' (' .. md_escape(unit) .. ')'
+  end
+  local inl = md_inlines(name)
+  inl:insert(pandoc.LineBreak())
+  inl:insert(pandoc.Span({pandoc.Code(ct.ref)}, pandoc.Attr('', {'metric-name'})))
+  return {pandoc.Plain(inl)}
+end
+
+local function claims_blocks(c)
+  local out = pandoc.List()
+  local p = c.prediction
+  if p then
+    local said = {}
+    for _, g in ipairs(DATA.gpus) do
+      local v = p.verdicts[g.slug]
+      if v and v.speedup then said[#said + 1] = speedup_md(v.speedup) .. '× on the ' .. md_escape(g.short) .. ' (' .. verdict(v.verdict) .. ')' end
+    end
+    out:extend(md_blocks(string.format('**Predicted:** %g× to %g× faster. ', p.speedup[1], p.speedup[2]) ..
+      (#said > 0 and ('**Measured:** ' .. words(said) .. '.') or 'Not measured yet.')))
+  end
+  local items, observed, seen, crow, code_words = {}, {}, {}, {}, {}
+  for _, b in ipairs(c.blocks) do
+    for w in (b.code or b.markdown or ''):gmatch('([%a_][%w_]*)%s*%(') do code_words[w] = true end
+  end
+  for _, cl in ipairs(c.claims) do
+    -- The claim's words as a sentence; a first word that the code calls (sinf) keeps its case.
+    local first = cl.says:match('^(%a[%w_]*)')
+    local says = (first and code_words[first]) and cl.says or cl.says:gsub('^%l', string.upper)
+    local para = pandoc.Plain(md_inlines(md_escape(says) .. (says:match('[.!?]$') and '' or '.') .. ' It ' ..
+      verdicts_md(cl.verdicts) .. '.'))
+    para.content:insert(pandoc.Space())
+    para.content:insert(pandoc.Span({pandoc.Str('(claim'), pandoc.Space(), pandoc.Code(cl.id), pandoc.Str(':'), pandoc.Space(),
+      pandoc.Code(cl.holds), pandoc.Str(cl.symmetric and '; it holds both ways by design)' or ')')}, pandoc.Attr('', {'metric-name'})))
+    table.insert(cl.kind.kind == 'observation' and observed or items, {para})
+    for _, ct in ipairs(cl.counters or {}) do
+      for _, prog in ipairs(ct.programs) do
+        local key = ct.ref .. '|' .. prog
+        if not seen[key] then
+          seen[key] = true
+          local row = {counter_cell(ct), cell('`' .. prog .. '`')}
+          for _, g in ipairs(DATA.gpus) do
+            local v = ct.values[g.slug]
+            row[#row + 1] = cell(v and number_md(v[prog]) or '—')
+          end
+          crow[#crow + 1] = row
+        end
+      end
+    end
+  end
+  -- LaTeX: a claim may name an opcode (LDG.E.CONSTANT) that does not break; let the line stretch.
+  local SLOPPY, END = pandoc.RawBlock('latex', '\\begingroup\\sloppy'), pandoc.RawBlock('latex', '\\par\\endgroup')
+  if #items > 0 then out:extend({SLOPPY, pandoc.BulletList(items), END}) end
+  if #observed > 0 then
+    out:extend(md_blocks('Observed after measuring (written or changed after the numbers they read were recorded; checked, ' ..
+      'not counted as predictions):'))
+    out:extend({SLOPPY, pandoc.BulletList(observed), END})
+  end
+  if #crow > 0 then
+    local header, aligns = {cell('Counter'), cell('Program')}, {'AlignLeft', 'AlignLeft'}
+    for _, g in ipairs(DATA.gpus) do header[#header + 1] = cell(md_escape(g.short)); aligns[#aligns + 1] = 'AlignRight' end
+    out:insert(table_block(c.nn, 'Chapter ' .. c.number .. ': the counters its claims read, on each GPU (every counter ' ..
+      'recorded is in the full record: the evidence appendix of the PDF, the collapsed section below in the HTML).',
+      aligns, header, crow, {'claim-counters'}))
+  end
+  return out
+end
+
+-- Lines of `make readme`'s rendering that the book says in its own way: the verdict bullets
+-- (claims_blocks above) and the "Generated by" note.
+local function record_markdown(md)
+  local keep = {}
+  for line in (md .. '\n'):gmatch('(.-)\n') do
+    if not line:match('^%s*%- ') and not line:match('^Generated by') then keep[#keep + 1] = line end
+  end
+  return table.concat(keep, '\n')
+end
+
+local function evidence_blocks(c, g)
+  local out = claims_blocks(c)
+  out:insert(record_block(c, 'evidence', 'The full record: every counter recorded for chapter ' .. c.number .. ', on every GPU',
+    {generated_blocks(c.nn, record_markdown(g.markdown), 'evidence')}))
+  return out
+end
 
 local function generated(c, g) -- the book's layout of one generated block of a README
   if g.kind == 'listing' then
@@ -289,13 +439,25 @@ local function generated(c, g) -- the book's layout of one generated block of a 
     return {listing_block(c.nn, cap, table.concat(lines, '\n'), classes, {{'startFrom', tostring(first)}})}
   elseif g.kind == 'diff' then
     local a, b = g.args:match('^(%S+)%s+(%S+)$')
-    return {listing_block(c.nn, 'What changed: `diff -U2 ' .. a .. ' ' .. b .. '`', md_blocks(g.markdown)[1].text, {'diff'}, {})}
+    -- The build markers (// [kernel]) that cut the listings are not part of what changed.
+    local lines = {}
+    for l in (md_blocks(g.markdown)[1].text .. '\n'):gmatch('(.-)\n') do
+      if not l:match('^[ +-]?%s*//%s*%[[%w_-]+%]%s*$') then lines[#lines + 1] = l end
+    end
+    return {listing_block(c.nn, 'What changed: `diff -U2 ' .. a .. ' ' .. b .. '`', table.concat(lines, '\n'), {'diff'}, {})}
   elseif g.kind == 'results' then
     return results_section(c)
+  elseif g.kind == 'evidence' then
+    return evidence_blocks(c, g)
   end
   -- Sweep and evidence (with the prediction's and claims' verdicts): as `make readme` writes them;
   -- a sweep of one numeric knob is also drawn as a curve, after its table.
-  local out, sc = {generated_blocks(c.nn, g.markdown, g.kind)}, c.sweep_chart
+  local out, sc = {generated_blocks(c.nn, record_markdown(g.markdown), g.kind)}, c.sweep_chart
+  if g.kind == 'sweep' then
+    -- The sweep's table goes to the full record; the chapter keeps its chart, and its prose the
+    -- configurations it discusses (inline values).
+    out[1] = record_block(c, 'sweep', 'Every configuration of the sweep, on every GPU' .. (sc and ' (the numbers of the chart)' or ''), {out[1]})
+  end
   if g.kind == 'sweep' and sc then
     local svg, drawn = charts.sweep(c.nn, sc)
     local flat = drawn.flat or {}
@@ -308,16 +470,138 @@ local function generated(c, g) -- the book's layout of one generated block of a 
   return out
 end
 
+-- One unit style in the prose (the READMEs write plain ASCII for GitHub): "2.5x" is 2.5×, "12 us"
+-- 12 µs, "8.87e-08" 8.87 × 10^−8^ (book/check_pdf.py units finds any left).
+local NBSP = '\u{00A0}'
+units = function(inl0)
+  -- Adjacent Str (an inline value's text, then the "x" that followed its closing comment) are
+  -- one word.
+  local inl, merged = pandoc.List(), false
+  for _, x in ipairs(inl0) do
+    if x.t == 'Str' and #inl > 0 and inl[#inl].t == 'Str' then inl[#inl] = pandoc.Str(inl[#inl].text .. x.text); merged = true
+    else inl:insert(x) end
+  end
+  local out, changed = pandoc.List(), merged
+  for k, x in ipairs(inl) do
+    if x.t == 'Str' then
+      local t = x.text
+      local a, num, b = t:match('^(%p*)(%d[%d.,]*)x(%p*)$')
+      if num and not num:match('^0$') then t = a .. num .. '×' .. b end
+      local a2, num2, b2 = t:match('^(%p*%d[%d.,]*)us(%p*)$')
+      if num2 then t = a2 .. 'µs' .. b2 end
+      local prev = inl[k - 1] and inl[k - 2]
+      if t:match('^us%p*$') and inl[k - 1] and inl[k - 1].t == 'Space' and prev and prev.t == 'Str' and prev.text:match('%d$') then
+        t = 'µs' .. t:sub(3)
+      end
+      local pre, mant, sign, exp, post = t:match('^(%p*)(%d%.?%d*)[eE]([+-]?)(%d+)(%p*)$')
+      if mant then
+        out:insert(pandoc.Str(pre .. mant .. NBSP .. '×' .. NBSP .. '10'))
+        out:insert(pandoc.Superscript({pandoc.Str((sign == '-' and '\u{2212}' or '') .. tostring(tonumber(exp)))}))
+        if post ~= '' then out:insert(pandoc.Str(post)) end
+        changed = true
+      else
+        if t ~= x.text then changed = true end
+        out:insert(t ~= x.text and pandoc.Str(t) or x)
+      end
+    else
+      out:insert(x)
+    end
+  end
+  return changed and out or nil
+end
+
+-- Pictures of the mechanism a chapter teaches, computed by charts.lua from the chapter's own
+-- indexing (its stride knob, its tile declarations); each goes before the chapter's first listing.
+-- The lanes of warps 0 and 1 on each side of a kernel's "if (COND == 0)" branch, COND evaluated
+-- for each thread from the listing's own text (threadIdx.x, warpSize, and a local "warp" or
+-- "lane" it defines from them; C's integer / becomes Lua's //).
+local function branch_sides(code)
+  local cond = code:match('if%s*%(([^()]-)%s*==%s*0%)')
+  if not cond then return nil end
+  local function lua(e) return (e:gsub('threadIdx%.x', 't'):gsub('warpSize', '32'):gsub('/', '//')) end
+  local defs = {}
+  for name, e in code:gmatch('int%s+(%a+)%s*=%s*([^,;]+)') do defs[name] = lua(e) end
+  for name, e in code:gmatch(',%s*(%a+)%s*=%s*([^,;]+);') do defs[name] = lua(e) end
+  local warps = {}
+  for w = 0, 1 do
+    local sides = {['if'] = {}, ['else'] = {}}
+    for lane = 0, 31 do
+      local env = {t = w * 32 + lane}
+      for name, e in pairs(defs) do
+        local f = load('return ' .. e, 'def', 't', env)
+        local ok, v = pcall(f or function() end)
+        if ok and v then env[name] = v end
+      end
+      local f = load('return ' .. lua(cond), 'cond', 't', env)
+      local ok, v = pcall(f or function() end)
+      if not ok or v == nil then return nil end
+      table.insert(v == 0 and sides['if'] or sides['else'], lane)
+    end
+    warps[#warps + 1] = sides
+  end
+  return warps
+end
+
+local DIAGRAMS = {
+  ['32'] = function(c)
+    local progs = {}
+    for _, b in ipairs(c.blocks) do
+      if b.kind == 'listing' and b.marker == 'kernel' then
+        local sides = branch_sides(b.code)
+        if sides then progs[#progs + 1] = {b.file:gsub('%.cu$', ''), sides} end
+      end
+    end
+    if #progs < 2 then return nil end
+    local svg, drawn = charts.divergence(c.nn, progs)
+    return figure_block(c.nn, 'Chapter ' .. c.number .. ': the lanes of two warps that run each side of the kernel\'s branch, ' ..
+      'a row for each pass a warp makes: ' .. progs[1][1] .. ' (' .. drawn.passes[1] .. ' passes for 2 warps, each with half its lanes ' ..
+      'masked off) and ' .. progs[2][1] .. ' (' .. drawn.passes[2] .. ' passes for 2 warps, all 32 lanes active). Computed by ' ..
+      'evaluating the branch condition of each listing, not drawn by hand.', svg, drawn)
+  end,
+  ['15'] = function(c)
+    local stride = tonumber(((c.results[1] or {}).knobs or ''):match('stride=(%d+)') or '')
+    if not stride then return nil end
+    local svg, drawn = charts.sectors(c.nn, stride)
+    return figure_block(c.nn, 'Chapter ' .. c.number .. ': the 32-byte sectors one warp\'s 32 loads touch, each lane ' ..
+      'reading one float: the struct of arrays (' .. drawn.rows[1].sectors .. ' sectors, every byte used) and the array of ' ..
+      'structs at this chapter\'s stride of ' .. stride .. ' floats (' .. drawn.rows[2].sectors .. ' sectors); grey is fetched ' ..
+      'and not needed. Computed from the kernels\' indexing, not drawn by hand.', svg, drawn)
+  end,
+  ['21'] = function(c)
+    local tile = 32
+    local rows = {}
+    for _, b in ipairs(c.blocks) do
+      local a, r = (b.code or ''):match('__shared__%s+float%s+tile%[(%w+)%]%[([^%]]+)%]')
+      if a then rows[#rows + 1] = tonumber(r) or (r:match('^TILE%s*%+%s*(%d+)$') and tile + tonumber(r:match('(%d+)$'))) or (r == 'TILE' and tile) end
+    end
+    if #rows < 2 then return nil end
+    local svg, drawn = charts.banks(c.nn, tile, rows)
+    return figure_block(c.nn, 'Chapter ' .. c.number .. ': the bank each lane of a warp reads when it walks down a column ' ..
+      'of the tile (lane l reads element [l][0], word ' .. rows[1] .. ' l or ' .. rows[2] .. ' l, bank = word mod 32): ' ..
+      'tile[32][' .. rows[1] .. '] puts all 32 lanes in one bank (' .. drawn.panels[1].ways .. '-way conflict, ' ..
+      drawn.panels[1].ways .. ' passes), tile[32][' .. rows[2] .. '] one lane per bank (' .. drawn.panels[2].ways ..
+      ' pass). Computed from the kernels\' declarations, not drawn by hand.', svg, drawn)
+  end,
+}
+
 local function chapter_blocks(c)
   local src = pandoc.read(read_file(c.readme) or fail('%s cannot be read', c.readme), 'gfm+tex_math_dollars+smart').blocks
   local out = pandoc.List({pandoc.Header(2, md_inlines(c.nn .. '\\. ' .. md_escape(c.title)), pandoc.Attr('ch-' .. c.nn, {'chapter'}))})
   local blocks = {}
   for _, g in ipairs(c.blocks) do blocks[g.kind .. ':' .. g.args] = g end
-  local i = 2 -- the README's "# NN. Title" is replaced by the heading above
+  local diagram = DIAGRAMS[c.nn] and DIAGRAMS[c.nn](c)
+  local i, section = 2, 'the guideline' -- the README's "# NN. Title" is replaced by the heading above
   while i <= #src do
     local b, body = src[i], comment_of(src[i])
     local kind, args = (body or ''):match('^(%a+):?%s*(.-)$')
-    if b.t == 'Header' then
+    if b.t == 'Table' and #b.caption.long == 0 then
+      -- A table of the README's own: numbered, its caption the section and what its columns hold.
+      local cols = {}
+      for k, cl in ipairs(b.head.rows[1] and b.head.rows[1].cells or {}) do cols[k] = stringify(cl.contents) end
+      out:insert(numbered_table(c.nn, fix_links(c, {b})[1], 'Chapter ' .. c.number .. ', ' .. md_escape(section) .. ': ' ..
+        md_escape(words(cols)) .. '.'))
+    elseif b.t == 'Header' then
+      section = stringify(b.content)
       b.level = math.min(b.level + 1, 6)
       b.identifier = 'ch' .. c.nn .. '-' .. b.identifier
       out:extend(fix_links(c, {b}))
@@ -330,6 +614,13 @@ local function chapter_blocks(c)
     end -- other comments (notes to authors) are dropped
     i = i + 1
   end
+  -- The chapter's picture of its mechanism (numbered first), before its first listing.
+  if diagram then
+    for k, b in ipairs(out) do
+      if b.t == 'Div' and b.classes:includes('listing') then out:insert(k, diagram); diagram = nil; break end
+    end
+    if diagram then out:insert(diagram) end
+  end
   -- LaTeX: a heading directly above a listing or table moves to the next page with it.
   local kept = pandoc.List()
   for k, b in ipairs(out) do
@@ -341,9 +632,10 @@ local function chapter_blocks(c)
   end
   -- Inline comments go (the markers around an inline value, notes); the text stays. Exponents
   -- become superscripts (superscripts, below).
-  return pandoc.walk_block(pandoc.Div(kept), {RawInline = function(r)
+  local div = pandoc.walk_block(pandoc.Div(kept), {RawInline = function(r)
     if r.format == 'html' and r.text:match('^<!%-%-') then return {} end
-  end, Str = function(s) return superscripts(s) end}).content
+  end})
+  return pandoc.walk_block(pandoc.walk_block(div, {Inlines = units}), {Str = function(s) return superscripts(s) end}).content
 end
 
 ---------------------------------------------------------------------------------------------
@@ -408,6 +700,19 @@ local function roofline_blocks()
   return out
 end
 
+-- Every chapter against the roof that bounds it (its own choice: copy, FP32, SFU, ...), both
+-- programs, every GPU, one chart: which optimized programs sit near their limit.
+local function own_roofs_blocks()
+  if not DATA.roofs or #DATA.roofs == 0 then return {} end
+  local svg, drawn = charts.own_roofs(DATA.gpus, DATA.roofs)
+  return {figure_block('S', 'Every chapter against the roof that bounds it: each program\'s rate as a percentage of its ' ..
+    'chapter\'s roof (named after the chapter: copy, read, FP32, SFU, issue, link, launch ...), on a logarithmic axis; ' ..
+    'hollow markers the naive programs, filled ones the optimized, joined by a line, one colour per GPU (' ..
+    md_escape(words(drawn.gpus)) .. '); the dashed line is the roof itself (100 %).' ..
+    (#drawn.missing > 0 and (' Chapters ' .. words(drawn.missing) .. ' have no roof in their results yet (an empty row).') or
+      ' Every chapter is drawn.'), svg, drawn)}
+end
+
 local function summary_blocks()
   if #DATA.summary == 0 then
     return md_blocks('**Not measured yet.** No written chapter has both a naive and an optimized result on any GPU.')
@@ -420,7 +725,7 @@ local function summary_blocks()
     local line = {cell(chapter_ref(r.nn)), cell(p and string.format('%g–%g×', p.speedup[1], p.speedup[2]) or '—')}
     for _, g in ipairs(DATA.gpus) do
       local x = r.speedups[g.slug]
-      line[#line + 1] = cell(not x and '—' or (ftoa(x.speedup, 2) .. '×' .. (x.prediction and (', ' .. verdict(x.prediction)) or '') ..
+      line[#line + 1] = cell(not x and '—' or (speedup_md(x.speedup) .. '×' .. (x.prediction and (', ' .. verdict(x.prediction)) or '') ..
         (x.stale and ' **STALE**' or '')))
     end
     rows[#rows + 1] = line
@@ -438,6 +743,7 @@ local function summary_blocks()
     (drawn.predicted and 'the grey bar is the speedup range the chapter predicted, ' or '') ..
     'each marker the speedup measured on a GPU (' .. md_escape(words(drawn.gpus)) .. '), on a logarithmic axis; ' ..
     'the dashed line marks 1× (no change). The numbers are in the table above.', svg, drawn))
+  out:extend(own_roofs_blocks())
   out:extend(roofline_blocks())
   return out
 end

@@ -23,9 +23,23 @@ local function rgb_int(hex) return tonumber(hex:sub(2), 16) end
 
 local QUEUE = {} -- the charts to draw: names whose script changed
 
-local function render_chart(name, script, height, width)
+local render_one
+-- Each chart is drawn twice: for a page or the PDF, and for a phone (NAME-phone.svg, 340 units
+-- wide, no text under 11 units, taller), which the HTML edition shows below 600 px so that a
+-- chart fits a 390-px phone's column whole, its text at 11 px or more.
+local PHONE_W = 340
+local function render_chart(name, script, height, width, phone_script)
+  local h, w = height or 340, width or 680
+  local phone = (phone_script or script):gsub("font ',10'", "font ',11'"):gsub("font ',9'", "font ',11'")
+    :gsub("set key outside top center horizontal\n", "set key outside top center horizontal maxcols 2\n")
+    :gsub("set key at screen 0.5,0.995 center top horizontal\nset tmargin 2.5", "set key at screen 0.5,0.995 center top horizontal maxcols 2\nset tmargin 3.5")
+    :gsub("maxrows 2 width %-2", "maxcols 2 width -2")
+  render_one(name .. '-phone', phone, math.floor(math.max(h * 0.9, h * w / PHONE_W * 0.55)), PHONE_W, 11)
+  return render_one(name, script, h, w, 12)
+end
+function render_one(name, script, height, width, font)
   local gp, svg, pdf = CHARTS .. '/' .. name .. '.gp', CHARTS .. '/' .. name .. '.svg', CHARTS .. '/' .. name .. '.pdf'
-  script = 'set terminal svg size ' .. (width or 680) .. ',' .. (height or 340) .. ' font "DejaVu Sans,12" background rgb "white"\n' ..
+  script = 'set terminal svg size ' .. width .. ',' .. height .. ' font "DejaVu Sans,' .. font .. '" background rgb "white"\n' ..
            'set output ' .. gq(svg) .. '\n' .. script
   if read_file(gp) == script and read_file(pdf) then return svg end -- drawn from this script already
   os.remove(pdf)
@@ -134,15 +148,22 @@ local function sweep_chart(nn, sc)
   for _, g in ipairs(sc.series) do
     if not gpu_index[g.gpu] then gpus[#gpus + 1] = g; gpu_index[g.gpu] = #gpus end
   end
+  -- A knob of named choices (a function) gets points, side by side, not a line through unrelated
+  -- choices; a power-of-two knob a log axis.
+  local category, log2 = sc.scale == 'category', sc.scale == 'log2'
+  local xs = {}
   for si, g in ipairs(sc.series) do
     local gi = gpu_index[g.gpu]
     data[#data + 1] = '$s' .. si .. ' << EOD'
+    local dx = category and (si - (#sc.series + 1) / 2) * 0.6 / math.max(#sc.series, 1) or 0
     for _, p in ipairs(g.points) do
-      data[#data + 1] = string.format('%.6g %.6g', p[1], p[2])
+      data[#data + 1] = string.format('%.6g %.6g', p[1] + dx, p[2])
       ymax, xmin, xmax = math.max(ymax, p[2]), math.min(xmin, p[1]), math.max(xmax, p[1])
+      xs[p[1]] = true
     end
     data[#data + 1] = 'EOD'
-    plot[#plot + 1] = '$s' .. si .. ' using 1:2 with linespoints lw 2 pt ' .. gpu_marker(gi) .. ' ps 0.8 lc rgb ' ..
+    plot[#plot + 1] = '$s' .. si .. ' using 1:2 with ' .. (category and 'points' or 'linespoints') .. ' lw 2 pt ' .. gpu_marker(gi) ..
+                      (category and ' ps 1.2' or ' ps 0.8') .. ' lc rgb ' ..
                       gq(VARIANT_COLOR[g.program] or '#4d4d4d') .. ' title ' .. gq(g.program .. ', ' .. g.short)
   end
   local drawn = {programs = sc.programs, flat = sc.flat}
@@ -158,9 +179,23 @@ local function sweep_chart(nn, sc)
   local pad = (xmax - xmin) * 0.03
   local integers = true
   for _, g in ipairs(sc.series) do for _, p in ipairs(g.points) do integers = integers and p[1] == math.floor(p[1]) end end
-  local setup = ((integers and xmax - xmin <= 16) and 'set xtics 1\n' or '') .. "set key outside top center horizontal maxcols 2\nset grid xtics ytics lc rgb '#e3e3e3' lt 1\nset xtics scale 1\n" ..
-    'set ylabel ' .. gq(sc.axis) .. '\nset xlabel ' .. gq('--' .. sc.knob) .. '\n' ..
-    string.format('set xrange [%.6g:%.6g]\nset yrange [0:%.6g]\n', math.max(0, xmin - pad), xmax + pad, ymax > 0 and ymax * 1.08 or 1)
+  local xset
+  if log2 then
+    local t = {}
+    for x in pairs(xs) do t[#t + 1] = x end
+    table.sort(t)
+    for k, x in ipairs(t) do t[k] = string.format("'%g' %.6g", x, x) end
+    xset = 'set logscale x 2\nset xtics (' .. table.concat(t, ', ') .. ')\n' ..
+      string.format('set xrange [%.6g:%.6g]\n', xmin / 1.25, xmax * 1.25)
+  elseif category then
+    xset = 'set xtics 1\n' .. string.format('set xrange [%.6g:%.6g]\n', xmin - 0.6, xmax + 0.6)
+  else
+    xset = ((integers and xmax - xmin <= 16) and 'set xtics 1\n' or '') ..
+      string.format('set xrange [%.6g:%.6g]\n', math.max(0, xmin - pad), xmax + pad)
+  end
+  local setup = xset .. "set key outside top center horizontal maxcols 2\nset grid xtics ytics lc rgb '#e3e3e3' lt 1\nset xtics scale 1\n" ..
+    'set ylabel ' .. gq(sc.axis) .. '\nset xlabel ' .. gq('--' .. sc.knob .. (log2 and ' (log scale)' or category and ' (a choice, not a quantity)' or '')) .. '\n' ..
+    string.format('set yrange [0:%.6g]\n', ymax > 0 and ymax * 1.08 or 1)
   local height = 340 + 18 * math.max(0, math.ceil((#sc.series + #roofs) / 2) - 2)
   return render_chart('ch' .. nn .. '-sweep', STYLE .. table.concat(data, '\n') .. '\n' .. setup ..
     'plot ' .. table.concat(plot, ', \\\n     ') .. '\n', height), drawn
@@ -171,12 +206,13 @@ end
 -- numbers are in the summary table; the chart shows where each lands against its range.
 local function summary_chart(gpus, rows)
   local n = #rows
-  local band, pts, yt, lo, hi = {'$band << EOD'}, {}, {}, 1, 1
+  local band, pts, yt, lo, hi, yshort = {'$band << EOD'}, {}, {}, 1, 1, {}
   for i, r in ipairs(rows) do
     local y = n - i + 1
     local title = r.title
     if utf8.len(title) > 30 then title = title:sub(1, utf8.offset(title, 30) - 1) .. '…' end
     yt[#yt + 1] = gq(r.nn .. ' ' .. title) .. ' ' .. y
+    yshort[#yshort + 1] = gq(r.nn) .. ' ' .. y
     if r.predicted then
       band[#band + 1] = string.format('%d %.6g %.6g', y, r.predicted[1], r.predicted[2])
       lo, hi = math.min(lo, r.predicted[1]), math.max(hi, r.predicted[2])
@@ -216,8 +252,9 @@ local function summary_chart(gpus, rows)
     "set xlabel 'measured speedup, optimized over naive (log scale)'\n" ..
     "set arrow from 1, graph 0 to 1, graph 1 nohead dt 2 lw 1.5 lc rgb '#333333'\n" ..
     string.format('set xrange [%.6g:%.6g]\nset yrange [0.4:%.1f]\n', lo / 1.6, hi * 1.6, n + 0.6)
-  return render_chart('summary', setup .. table.concat(data, '\n') .. '\nplot ' .. table.concat(plot, ', \\\n     ') .. '\n',
-    100 + 18 * n, 600), drawn
+  local body = table.concat(data, '\n') .. '\nplot ' .. table.concat(plot, ', \\\n     ') .. '\n'
+  local short = setup:gsub("set ytics scale 0 font ',11' %b()", function() return "set ytics scale 0 font ',11' (" .. table.concat(yshort, ', ') .. ")" end)
+  return render_chart('summary', setup .. body, 100 + 18 * n, 600, short:gsub("set xlabel '[^']*'", "set xlabel 'speedup (log scale)'") .. body), drawn
 end
 
 -- A GPU's roofline: attained FP32 GFLOP/s against arithmetic intensity (flops per DRAM byte), both
@@ -225,7 +262,11 @@ end
 -- and optimized programs are points in the programs' colours, joined by a grey arrow and labelled
 -- with the chapter; filled where both counts came from the ncu evidence, hollow where one came
 -- from the program's own count in its results row.
-local function roofline_chart(g)
+-- PW x PH: the plot's size in pixels on the page drawn (labels are placed for it); phone: the
+-- narrow edition's texts.
+local function roofline_script(g, PW, PH, phone)
+  local CW = phone and 7.2 or 6.5 -- a character's width in pixels (font 11 or 10)
+  local PEAK_FMT = phone and 'FP32 peak %.0f' or 'FP32 peak %.0f GFLOP/s'
   local C, P = g.copy_gbs, g.fp32_gflops
   local ridge = P / C
   local xmin, xmax, ymin = ridge, ridge, P
@@ -235,7 +276,7 @@ local function roofline_chart(g)
   xmin, xmax = xmin / 6, xmax * 6
   ymin = math.min(ymin, C * xmin) / 2
   -- The slope's angle on the page, for its label: decades per pixel of the plot (about 560 x 230).
-  local ROOF_ANGLE = math.deg(math.atan((230 / math.log(P * 2.5 / ymin, 10)) / (560 / math.log(xmax / xmin, 10))))
+  local ROOF_ANGLE = math.deg(math.atan((PH / math.log(P * 2.5 / ymin, 10)) / (PW / math.log(xmax / xmin, 10))))
   local data, plot, arrows, by_ch = {}, {}, {}, {}
   local drawn = {copy = C, peak = P, evidence = false, results = false, roof = 'copy roof and FP32 peak'}
   for _, v in ipairs({'naive', 'optimized'}) do
@@ -256,39 +297,273 @@ local function roofline_chart(g)
     end
   end
   for _, p in ipairs(g.points) do by_ch[p.nn] = by_ch[p.nn] or {}; by_ch[p.nn][p.program] = p end
+  -- Pixels of the plot (about 560 x 230): labels are placed where they cover no marker and no
+  -- other label, arrows stop short of the marker they point at so their heads show.
+  local XD, YD = PW / math.log(xmax / xmin, 10), PH / math.log(P * 2.5 / ymin, 10)
+  local function px(x, y) return math.log(x / xmin, 10) * XD, math.log(y / ymin, 10) * YD end
+  local marks, boxes = {}, {}
+  for _, p in ipairs(g.points) do local x, y = px(p.intensity, p.gflops); marks[#marks + 1] = {x, y} end
+  local function free(x0, y0, w, h)
+    for _, m in ipairs(marks) do
+      if m[1] > x0 - 8 and m[1] < x0 + w + 8 and m[2] > y0 - 8 and m[2] < y0 + h + 8 then return false end
+    end
+    for _, b in ipairs(boxes) do
+      if x0 < b[1] + b[3] and b[1] < x0 + w and y0 < b[2] + b[4] and b[2] < y0 + h then return false end
+    end
+    return x0 >= 0 and x0 + w <= PW and y0 >= 0 and y0 + h <= PH + math.log(2.5, 10) * YD
+  end
+  -- The copy roof's label: along the slope, where it covers no marker.
+  local slope_label
+  do -- the FP32 peak's label, above the flat roof just right of the ridge (the chapters cluster at the right)
+    local text_w = CW * #string.format(PEAK_FMT, P)
+    local rx, py = px(ridge * 1.3, P)
+    boxes[#boxes + 1] = {rx, py + 4, text_w + 8, 16}
+  end
+  -- (the candidate along the slope farthest from every marker)
+  local ca, sa = math.cos(math.rad(ROOF_ANGLE)), math.sin(math.rad(ROOF_ANGLE))
+  local best = -1
+  for _, f in ipairs({0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6}) do
+    local x = xmin * (ridge / xmin) ^ f
+    local lx, ly = px(x, C * x)
+    local near = math.huge
+    for t = 0, (phone and 130 or 120), 10 do
+      local tx, ty = lx + t * ca, ly + 10 + t * sa
+      for _, m in ipairs(marks) do near = math.min(near, math.sqrt((m[1] - tx) ^ 2 + (m[2] - ty) ^ 2)) end
+    end
+    if near > best then best, slope_label = near, x end
+  end
+  if phone then
+    local lx, ly = px(xmin * 1.15, P * 1.5)
+    boxes[#boxes + 1] = {lx, ly - 4, CW * 20, 16}
+  else
+    local lx, ly = px(slope_label, C * slope_label)
+    for t = 0, (phone and 130 or 120), 10 do boxes[#boxes + 1] = {lx + t * ca - 5, ly + 4 + t * sa, 10, 12} end
+  end
+  slope_label = slope_label or xmin * 1.2
+  local names = {}
+  for nn in pairs(by_ch) do names[#names + 1] = nn end
+  table.sort(names)
   local labels = {}
-  for nn, pair in pairs(by_ch) do
+  for _, nn in ipairs(names) do
+    local pair = by_ch[nn]
     local a, b = pair.naive, pair.optimized
     if a and b then
-      arrows[#arrows + 1] = string.format("set arrow from %.6g,%.6g to %.6g,%.6g head size screen 0.012,25 lw 1 lc rgb '#888888' back",
-                                          a.intensity, a.gflops, b.intensity, b.gflops)
+      local ax, ay = px(a.intensity, a.gflops)
+      local bx, by = px(b.intensity, b.gflops)
+      local len = math.sqrt((bx - ax) ^ 2 + (by - ay) ^ 2)
+      if len > 18 then
+        local f = (len - 9) / len -- stop 9 px short of the optimized marker
+        local ex, ey = ax + (bx - ax) * f, ay + (by - ay) * f
+        arrows[#arrows + 1] = string.format("set arrow from %.6g,%.6g to %.6g,%.6g head size screen 0.010,25 lw 1.2 lc rgb '#666666' back",
+          a.intensity, a.gflops, xmin * 10 ^ (ex / XD), ymin * 10 ^ (ey / YD))
+      end
     end
     local at = b or a
-    labels[#labels + 1] = string.format("set label %s at %.6g,%.6g offset 0.9,0.6 font ',10' tc rgb '#333333'", gq(nn), at.intensity, at.gflops)
+    local x, y = px(at.intensity, at.gflops)
+    local w = (CW + 0.5) * #nn + 2
+    local placed
+    for _, o in ipairs({{8, 6}, {8, -18}, {-8 - w, 6}, {-8 - w, -18}, {8, 18}, {-8 - w, 18}, {8, -30}, {-8 - w, -30}, {-w / 2, 14}, {-w / 2, -26}}) do
+      if not placed and free(x + o[1], y + o[2], w, 12) then placed = o end
+    end
+    placed = placed or {8, 6}
+    boxes[#boxes + 1] = {x + placed[1], y + placed[2], w, 12}
+    labels[#labels + 1] = string.format("set label %s at %.6g,%.6g offset character %.2f,%.2f font ',10' tc rgb '#333333'",
+      gq(nn), at.intensity, at.gflops, placed[1] / CW, (placed[2] + 4) / (2 * CW))
   end
   table.sort(arrows)
-  table.sort(labels)
   local roof = string.format('(x * %.6g < %.6g ? x * %.6g : %.6g)', C, P, C, P)
   table.insert(plot, 1, roof .. " with lines lw 2 lc rgb '#333333' title 'roof'")
-  labels[#labels + 1] = string.format("set label %s at %.6g,%.6g right offset -1,0.8 font ',10' tc rgb '#333333'",
-    gq(string.format('FP32 peak %.0f GFLOP/s', P)), xmax, P)
-  labels[#labels + 1] = string.format("set label %s at %.6g,%.6g left rotate by %.1f offset 0.5,0.8 font ',10' tc rgb '#333333'",
-    gq(string.format('copy roof %.0f GB/s', C)), xmin * 1.2, C * xmin * 1.2, ROOF_ANGLE)
+  labels[#labels + 1] = string.format("set label %s at %.6g,%.6g left offset 0,0.8 font ',10' tc rgb '#333333'",
+    gq(string.format(PEAK_FMT, P)), ridge * 1.3, P)
+  if phone then -- the slope is steep on a phone: the label level, in the empty corner above it
+    labels[#labels + 1] = string.format("set label %s at %.6g,%.6g left font ',10' tc rgb '#333333'",
+      gq(string.format('copy roof %.0f GB/s', C)), xmin * 1.15, P * 1.5)
+  else
+    labels[#labels + 1] = string.format("set label %s at %.6g,%.6g left rotate by %.1f offset 0.5,0.8 font ',10' tc rgb '#333333'",
+      gq(string.format('copy roof %.0f GB/s', C)), slope_label, C * slope_label, ROOF_ANGLE)
+  end
   plot[#plot + 1] = "keyentry with points pt 7 ps 1.3 lc rgb " .. gq(VARIANT_COLOR.naive) .. " title 'naive'"
   plot[#plot + 1] = "keyentry with points pt 7 ps 1.3 lc rgb " .. gq(VARIANT_COLOR.optimized) .. " title 'optimized'"
   if drawn.evidence then plot[#plot + 1] = "keyentry with points pt 7 ps 1.3 lc rgb '#666666' title 'filled: ncu counts'" end
   if drawn.results then plot[#plot + 1] = "keyentry with points pt 6 ps 1.3 lw 2 lc rgb '#666666' title 'hollow: one from results'" end
   local setup = STYLE .. "set key outside top center horizontal maxrows 2 width 1\nset logscale xy\nset grid xtics ytics lc rgb '#e3e3e3' lt 1\nset xtics scale 1\nset samples 400\n" ..
     "set format x '%g'\nset format y '%g'\n" ..
-    "set xlabel 'arithmetic intensity (FP32 flops per DRAM byte, log scale)'\nset ylabel 'GFLOP/s (log scale)'\n" ..
+    (phone and "set xlabel 'FP32 flops per DRAM byte (log)'\nset ylabel 'GFLOP/s (log)'\n" or
+      "set xlabel 'arithmetic intensity (FP32 flops per DRAM byte, log scale)'\nset ylabel 'GFLOP/s (log scale)'\n") ..
     string.format('set xrange [%.6g:%.6g]\nset yrange [%.6g:%.6g]\n', xmin, xmax, ymin, P * 2.5) ..
     table.concat(arrows, '\n') .. '\n' .. table.concat(labels, '\n') .. '\n'
-  return render_chart('roofline-' .. g.gpu, setup .. table.concat(data, '\n') .. '\nplot ' .. table.concat(plot, ', \\\n     ') .. '\n',
-    400), drawn
+  return setup .. table.concat(data, '\n') .. '\nplot ' .. table.concat(plot, ', \\\n     ') .. '\n', drawn
+end
+
+local function roofline_chart(g)
+  local page, drawn = roofline_script(g, 560, 230, false)
+  local phone = roofline_script(g, 250, 330, true)
+  return render_chart('roofline-' .. g.gpu, page, 400, nil, phone), drawn
+end
+
+
+-- Every chapter against its own roof: each row a chapter (its roof named), each GPU a colour and
+-- marker, the naive program hollow and the optimized one filled, joined by a line; % of the roof on
+-- a log axis (a few programs run at 0.1 %, a roof that is wrong reads above 100 %), the roof a
+-- dashed line at 100 %. Chapters with no roof recorded keep their row, empty.
+local function own_roofs_chart(gpus, rows)
+  local n = #rows
+  local yt, seg, pts, lo, hi, yshort = {}, {}, {}, 100, 100, {}
+  local drawn = {gpus = {}, chapters = {}, missing = {}}
+  for i, r in ipairs(rows) do
+    local y = n - i + 1
+    local names = {}
+    for _, g in ipairs(gpus) do
+      local rn = r.roofs[g.slug]
+      if rn and not names[rn] then names[rn] = true; names[#names + 1] = rn end
+    end
+    local title = r.title
+    if utf8.len(title) > 22 then title = title:sub(1, utf8.offset(title, 22) - 1) .. '…' end
+    yt[#yt + 1] = gq(r.nn .. ' ' .. title .. (#names > 0 and (' · ' .. table.concat(names, '/')) or ' · none yet')) .. ' ' .. y
+    yshort[#yshort + 1] = gq(r.nn .. ' · ' .. (#names > 0 and table.concat(names, '/') or 'none yet')) .. ' ' .. y
+    if #names > 0 then drawn.chapters[#drawn.chapters + 1] = r.nn else drawn.missing[#drawn.missing + 1] = r.nn end
+    for gi, g in ipairs(gpus) do
+      local p = r.pct[g.slug]
+      if p then
+        local yy = y + (gi - (#gpus + 1) / 2) * 0.3
+        for _, v in ipairs({'naive', 'optimized'}) do
+          if p[v] then
+            pts[gi .. v] = pts[gi .. v] or {}
+            table.insert(pts[gi .. v], string.format('%.6g %.4f', math.max(p[v], 0.01), yy))
+            lo, hi = math.min(lo, math.max(p[v], 0.01)), math.max(hi, p[v])
+          end
+        end
+        if p.naive and p.optimized then
+          seg[gi] = seg[gi] or {}
+          table.insert(seg[gi], string.format('%.6g %.4f %.6g', math.max(p.naive, 0.01), yy, math.max(p.optimized, 0.01)))
+        end
+      end
+    end
+  end
+  local data, plot = {}, {}
+  for gi, g in ipairs(gpus) do
+    if seg[gi] then
+      data[#data + 1] = '$s' .. gi .. ' << EOD\n' .. table.concat(seg[gi], '\n') .. '\nEOD'
+      plot[#plot + 1] = '$s' .. gi .. ' using 1:2:($3-$1):(0) with vectors nohead lw 1 lc rgb ' .. gq(gpu_color(gi)) .. ' notitle'
+    end
+    for _, v in ipairs({'naive', 'optimized'}) do
+      if pts[gi .. v] then
+        data[#data + 1] = '$p' .. gi .. v .. ' << EOD\n' .. table.concat(pts[gi .. v], '\n') .. '\nEOD'
+        plot[#plot + 1] = '$p' .. gi .. v .. ' using 1:2 with points pt ' .. (v == 'naive' and gpu_marker(gi) - 1 or gpu_marker(gi)) ..
+          ' ps 0.9 lw 1.5 lc rgb ' .. gq(gpu_color(gi)) .. ' title ' .. gq(g.short .. ' ' .. v)
+        if v == 'naive' then drawn.gpus[#drawn.gpus + 1] = g.short end
+      end
+    end
+  end
+  if #plot == 0 then plot[1] = 'NaN notitle' end
+  local ticks = {}
+  for _, t in ipairs({0.01, 0.1, 1, 10, 100, 1000, 10000}) do
+    if t >= lo / 3 and t <= hi * 3 then ticks[#ticks + 1] = "'" .. t .. " %%' " .. t end -- a tic label is a format: %% prints %
+  end
+  local setup = STYLE .. "set key at screen 0.5,0.998 center top horizontal maxrows 2 width -2 font ',11'\nset tmargin 3.5\nset logscale x\n" ..
+    "set grid xtics noytics lc rgb '#e3e3e3' lt 1\n" ..
+    "set xtics scale 1 (" .. table.concat(ticks, ', ') .. ")\nset ytics scale 0 font ',11' (" .. table.concat(yt, ', ') .. ")\n" ..
+    "set xlabel '% of each chapter roof (log scale)' offset 0,0.3\nset rmargin 4\n" ..
+    "set arrow from 100, graph 0 to 100, graph 1 nohead dt 2 lw 1.5 lc rgb '#333333'\n" ..
+    "set label 'roof (100 %)' at 100, graph 1 center offset 0,0.6 font ',11' tc rgb '#333333'\n" ..
+    string.format('set xrange [%.6g:%.6g]\nset yrange [0.4:%.1f]\n', lo / 2, hi * 2, n + 0.6)
+  local body = table.concat(data, '\n') .. '\nplot ' .. table.concat(plot, ', \\\n     ') .. '\n'
+  local short = setup:gsub("set ytics scale 0 font ',11' %b()", function() return "set ytics scale 0 font ',11' (" .. table.concat(yshort, ', ') .. ")" end)
+  return render_chart('own-roofs', setup .. body, 130 + 18 * n, 640, short .. body), drawn
+end
+
+-- Pictures of a mechanism, computed from a chapter's own indexing (not drawn by hand).
+-- Sectors: the 32-byte sectors a warp's 32 loads touch, one 4-byte float per lane at float index
+-- lane * stride (the array of structs, the chapter's stride) and at lane (the struct of arrays).
+-- Each slot of a touched sector is filled where a lane reads it, grey where fetched for nothing.
+local function sectors_diagram(nn, stride)
+  local rows = {{'struct of arrays (index lane)', 1}, {'array of structs (index lane × ' .. stride .. ')', stride}}
+  local used, waste, drawn = {}, {}, {rows = {}}
+  local words = 32 * stride
+  for ri, r in ipairs(rows) do
+    local y, touched, slots = #rows - ri + 1, {}, {}
+    for lane = 0, 31 do local w = lane * r[2]; slots[w] = true; touched[w // 8] = true end
+    local n = 0
+    for sec in pairs(touched) do
+      n = n + 1
+      for w = sec * 8, sec * 8 + 7 do
+        table.insert(slots[w] and used or waste, string.format('%d %.2f', w, y))
+      end
+    end
+    drawn.rows[#drawn.rows + 1] = {name = r[1], sectors = n}
+    rows[ri].label = gq(r[1] .. ': ' .. n .. ' sectors') .. ' ' .. y
+  end
+  local yt = {}
+  for _, r in ipairs(rows) do yt[#yt + 1] = r.label end
+  local sep = {}
+  for sec = 0, words // 8 do sep[#sep + 1] = string.format("set arrow from %.1f,0.55 to %.1f,%.2f nohead lw 0.5 lc rgb '#bbbbbb' back", sec * 8 - 0.5, sec * 8 - 0.5, #rows + 0.45) end
+  local script = STYLE .. "set key outside top center horizontal\nset border 1\nset grid noytics noxtics\n" ..
+    string.format("set xrange [-1:%d]\nset yrange [0.5:%.1f]\n", words, #rows + 0.5) ..
+    "set ytics scale 0 font ',11' (" .. table.concat(yt, ', ') .. ")\nset ytics offset 0,1.6 left\nset lmargin 2\n" ..
+    string.format("set xtics scale 1 0,%d\nset xlabel 'float index (each box of 8 a 32-byte sector)'\n", math.max(8, words // 8)) ..
+    table.concat(sep, '\n') .. '\n' ..
+    "$used << EOD\n" .. table.concat(used, '\n') .. "\nEOD\n$waste << EOD\n" .. (#waste > 0 and table.concat(waste, '\n') or 'NaN NaN') .. "\nEOD\n" ..
+    "plot $used using 1:2:($1-0.5):($1+0.5):($2-0.3):($2+0.3) with boxxyerror fs solid 1.0 noborder fc rgb '#2a6fb0' title 'float a lane reads', \\\n" ..
+    "     $waste using 1:2:($1-0.5):($1+0.5):($2-0.3):($2+0.3) with boxxyerror fs solid 1.0 noborder fc rgb '#c8c8c8' title 'fetched, not needed'\n"
+  return render_chart('ch' .. nn .. '-sectors', script, 230, 680), drawn
+end
+
+-- Banks: which of the 32 shared-memory banks each lane of a warp reads when it walks down a
+-- column of a tile[TILE][ROW] of floats (lane l reads element [l][0]: word ROW * l, bank
+-- word mod 32), for each row length the chapter declares.
+local function banks_diagram(nn, tile, row_lengths)
+  local data, plot, drawn = {}, {}, {panels = {}}
+  local cols = #row_lengths
+  local script = STYLE .. "set multiplot layout 1," .. cols .. "\nunset key\nset grid noxtics noytics\nset border 3\n" ..
+    "set xrange [-0.5:31.5]\nset yrange [31.5:-0.5]\nset xtics 0,8,31 scale 1\nset ytics 0,8,31 scale 1\nset xlabel 'bank'\nset ylabel 'lane'\n"
+  for k, rl in ipairs(row_lengths) do
+    local pts, per_bank, worst = {}, {}, 0
+    for lane = 0, 31 do
+      local bank = (rl * lane) % 32
+      pts[#pts + 1] = string.format('%d %d', bank, lane)
+      per_bank[bank] = (per_bank[bank] or 0) + 1
+      worst = math.max(worst, per_bank[bank])
+    end
+    drawn.panels[#drawn.panels + 1] = {row = rl, ways = worst}
+    script = script .. string.format("set title %s font ',11'\n", gq(string.format('tile[%d][%d]: %d-way', tile, rl, worst))) ..
+      '$b' .. k .. ' << EOD\n' .. table.concat(pts, '\n') .. '\nEOD\n' ..
+      "plot $b" .. k .. " using 1:2:($1-0.45):($1+0.45):($2-0.45):($2+0.45) with boxxyerror fs solid 1.0 noborder fc rgb " ..
+      gq(worst > 1 and '#d1603d' or '#2a6fb0') .. '\n'
+  end
+  script = script .. 'unset multiplot\n'
+  return render_chart('ch' .. nn .. '-banks', script, 340, 680), drawn
+end
+
+-- Divergence: for each program, which lanes of two warps run each side of the kernel's branch
+-- (a row per pass a warp makes through the branch: one per side some of its lanes take). passes
+-- is {{name, {warp 0: {side -> {lanes}}, warp 1: ...}}} as book.lua evaluated the branch.
+local function divergence_diagram(nn, programs)
+  local script = STYLE .. "set multiplot layout 1," .. #programs .. "\nunset key\nset grid noxtics noytics\nset border 3\n" ..
+    "set xrange [-0.5:31.5]\nset xtics 0,8,31 scale 1\nset xlabel 'lane'\n"
+  local drawn = {passes = {}}
+  for k, prog in ipairs(programs) do
+    local pts, yt, row = {}, {}, 0
+    for w, sides in ipairs(prog[2]) do
+      for _, side in ipairs({'if', 'else'}) do
+        if #sides[side] > 0 then
+          row = row + 1
+          yt[#yt + 1] = gq(string.format('warp %d, %s', w - 1, side)) .. ' ' .. row
+          for _, l in ipairs(sides[side]) do pts[#pts + 1] = string.format('%d %d', l, row) end
+        end
+      end
+    end
+    drawn.passes[#drawn.passes + 1] = row
+    script = script .. string.format("set title %s font ',11'\nset yrange [%.1f:0.5]\nset ytics scale 0 font ',11' (%s)\n",
+        gq(string.format('%s: %d passes for 2 warps', prog[1], row)), row + 0.5, table.concat(yt, ', ')) ..
+      '$d' .. k .. ' << EOD\n' .. table.concat(pts, '\n') .. '\nEOD\n' ..
+      "plot $d" .. k .. " using 1:2:($1-0.42):($1+0.42):($2-0.35):($2+0.35) with boxxyerror fs solid 1.0 noborder fc rgb " ..
+      gq(row > 2 and '#d1603d' or '#2a6fb0') .. '\n'
+  end
+  return render_chart('ch' .. nn .. '-divergence', script .. 'unset multiplot\n', 300, 680), drawn
 end
 
 return function(dir, fail_fn)
   CHARTS, fail = dir, fail_fn
   sh('mkdir -p ' .. q(CHARTS))
-  return {chapter = chapter_chart, sweep = sweep_chart, summary = summary_chart, roofline = roofline_chart, flush = flush}
+  return {chapter = chapter_chart, sweep = sweep_chart, summary = summary_chart, roofline = roofline_chart, own_roofs = own_roofs_chart, sectors = sectors_diagram, banks = banks_diagram, divergence = divergence_diagram, flush = flush}
 end

@@ -143,6 +143,42 @@ planted_pdf() { # WHAT NAME ARGS...: the check must FAIL on the planted fault
 # The book's text: no literal ^ exponent outside code and math (in the assembled document, which
 # all three editions are written from); quotation marks facing the right way in the PDF.
 pdf_check carets "$OUT/book.json"
+# Every table and figure has a caption. Planted: the first table's caption emptied.
+pdf_check captioned "$OUT/book.json"
+python3 -c 'import json, sys
+doc = json.load(open(sys.argv[1]))
+def plant(n):
+    if isinstance(n, list): return any(plant(x) for x in n)
+    if isinstance(n, dict):
+        if n.get("t") == "Table":
+            n["c"][1][1] = []; return True
+        return plant(n.get("c", []))
+    return False
+plant(doc["blocks"]) and json.dump(doc, open(sys.argv[2], "w"))' "$OUT/book.json" "$CHK/book-bare.json" &&
+    planted_pdf "a table whose caption was emptied" captioned "$CHK/book-bare.json"
+# One unit style (×, µs, no e-notation) outside code. Planted: "2.5x", "12 us", "8.87e-08" and an
+# inline value's "1.60" followed by "x" in the first paragraph.
+pdf_check units "$OUT/book.json"
+python3 -c 'import json, sys
+doc = json.load(open(sys.argv[1]))
+para = next(b for b in doc["blocks"] if b["t"] == "Para")
+sp = {"t": "Space"}
+para["c"] += [sp, {"t": "Str", "c": "2.5x"}, sp, {"t": "Str", "c": "12"}, sp, {"t": "Str", "c": "us"}, sp, {"t": "Str", "c": "8.87e-08"}, sp, {"t": "Str", "c": "1.60"}, {"t": "Str", "c": "x"}]
+json.dump(doc, open(sys.argv[2], "w"))' "$OUT/book.json" "$CHK/book-units.json" &&
+    planted_pdf "planted 2.5x, 12 us, 8.87e-08 and 1.60|x" units "$CHK/book-units.json"
+# No build marker (// [kernel]) in a listing or diff. Planted: one added to the book's first diff.
+pdf_check markers "$OUT/book.json"
+python3 -c 'import json, sys
+doc = json.load(open(sys.argv[1]))
+def plant(n):
+    if isinstance(n, list): return any(plant(x) for x in n)
+    if isinstance(n, dict):
+        if n.get("t") == "CodeBlock" and "diff" in n["c"][0][1]:
+            n["c"][1] += "\n // [kernel]"; return True
+        return plant(n.get("c", []))
+    return False
+plant(doc["blocks"]) and json.dump(doc, open(sys.argv[2], "w"))' "$OUT/book.json" "$CHK/book-marker.json" &&
+    planted_pdf "a build marker planted in a diff" markers "$CHK/book-marker.json"
 pdf_check quotes "$CHK/book.txt"
 # Captions against charts (book/book.lua writes figures.json: each figure's caption and chart).
 # Planted: a figure whose caption names a roof line keeps its caption but gets a chart without
@@ -163,6 +199,58 @@ then
 else
     note "the book needs a figure with a roof and one without for the planted caption test"
 fi
+# Every chapter against its own roof, one chart. Planted: the data with chapter 01's roof dropped
+# (the chart, drawn from the real data, still names one).
+pdf_check own-roofs "$DATA" "$OUT/figures.json"
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+for r in d["roofs"]:
+    if r["roofs"]: r["roofs"], r["pct"] = {}, {}; break
+json.dump(d, open(sys.argv[2], "w"))' "$DATA" "$CHK/data-noroof.json" &&
+    planted_pdf "a chapter whose roof the chart shows but the data lacks" own-roofs "$CHK/data-noroof.json" "$OUT/figures.json"
+# Sweep charts: a knob of choices as points, powers of two on a log axis. Planted: the data says
+# every sweep knob is a choice (the drawn lines then join unrelated choices) or a power of two.
+pdf_check sweep-axes "$DATA" "$OUT/charts"
+for scale in category log2; do
+    python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+for c in d["chapters"]:
+    if c["sweep_chart"] and c["sweep_chart"]["scale"] != sys.argv[3]: c["sweep_chart"]["scale"] = sys.argv[3]
+json.dump(d, open(sys.argv[2], "w"))' "$DATA" "$CHK/data-$scale.json" "$scale" &&
+        planted_pdf "every sweep knob said to be $scale" sweep-axes "$CHK/data-$scale.json" "$OUT/charts"
+done
+# No two labels of a roofline overlap. Planted: a roofline's chart with a second label written
+# over its first chapter label.
+pdf_check roofline-labels "$OUT/figures.json"
+python3 -c 'import json, re, sys
+figs = json.load(open(sys.argv[1]))
+f = next(f for f in figs if "/roofline-" in f["svg"])
+svg = open(f["svg"], encoding="utf-8").read()
+m = re.search(r"<g transform=\"translate\([^)]*\)\"[^>]*font-size=\"10[^>]*>\s*<text>[^<]*</text>\s*</g>", svg)
+svg = svg[:m.end()] + m.group(0).replace("<text>", "<text>planted ") + svg[m.end():]
+open(sys.argv[3], "w", encoding="utf-8").write(svg)
+f["svg"] = sys.argv[3]
+json.dump([f], open(sys.argv[2], "w"))' "$OUT/figures.json" "$CHK/figures-labels.json" "$CHK/roofline-planted.svg" &&
+    planted_pdf "a label planted over another on a roofline" roofline-labels "$CHK/figures-labels.json"
+# Pictures of a mechanism, computed from the chapters' code; their captions' numbers as drawn.
+# Planted: a caption that says 8-way where the chart shows a 32-way conflict (or 3 sectors).
+pdf_check diagrams "$OUT/figures.json"
+python3 -c 'import json, re, sys
+figs = json.load(open(sys.argv[1]))
+for f in figs:
+    if re.search(r"-(sectors|banks|divergence)\.svg$", f["svg"]):
+        f["caption"] = re.sub(r"\d+-way", "8-way", re.sub(r"\d+ sectors", "3 sectors", re.sub(r"\d+ passes", "7 passes", f["caption"])))
+json.dump(figs, open(sys.argv[2], "w"))' "$OUT/figures.json" "$CHK/figures-diagrams.json" &&
+    planted_pdf "a picture whose caption gives other numbers than it draws" diagrams "$CHK/figures-diagrams.json"
+# Noise above 5% in bold. Planted: the data with a quiet sweep row's noise raised to 55.5%
+# (the book, built from the real data, does not set it in bold).
+pdf_check noisy "$DATA" "$OUT/book.json"
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+r = next(r for c in d["chapters"] for g in c["sweeps"] for r in g["rows"] if (r["noise_pct"] or 0) < 1)
+r["noise_pct"] = 55.5
+json.dump(d, open(sys.argv[2], "w"))' "$DATA" "$CHK/data-noisy.json" &&
+    planted_pdf "a sweep row whose 55.5% noise is not in bold" noisy "$CHK/data-noisy.json" "$OUT/book.json"
 # Every part is real (the first edition's Part V was a page with one planned chapter). Planted:
 # the data with the last part's chapters marked planned.
 pdf_check parts "$DATA" "$CHK/book.txt"
@@ -172,6 +260,27 @@ for c in d["chapters"]:
     if c["nn"] in last: c["status"] = "planned"
 json.dump(d, open(sys.argv[2], "w"))' "$DATA" "$CHK/data-planned.json" &&
     planted_pdf "a part whose chapters are all planned" parts "$CHK/data-planned.json" "$CHK/book.txt"
+# The chapters carry their claims, the full record is appendix C. Planted, one at a time: every
+# chapter's first page printed three times (long chapters), a counter no claim reads printed in the
+# first chapter (a counter dump), a "Generated by make readme" note.
+pdf_check record "$DATA" "$CHK/book.txt"
+python3 - "$DATA" "$CHK/book.txt" "$CHK/record" <<'PY' &&
+import json, sys
+sys.path.insert(0, "book"); sys.dont_write_bytecode = True
+import check_book
+data, pages = json.load(open(sys.argv[1])), open(sys.argv[2], encoding="utf-8").read().split("\f")
+spans = check_book.pdf_chapters("\f".join(pages), [c for c in data["chapters"] if c["status"] == "written"], spans=True)
+starts = {s for s, _ in spans.values()}
+first = min(starts)
+plant = {"long": [p for i, p in enumerate(pages) for _ in range(3 if i in starts else 1)],
+         "dump": [p + ("\nncu:planted__counter_nobody_reads.sum 1,234\n" if i == first + 1 else "") for i, p in enumerate(pages)],
+         "generated": [p + ("\nGenerated by make readme from results/.\n" if i == first + 1 else "") for i, p in enumerate(pages)]}
+for name, planted in plant.items():
+    open(f"{sys.argv[3]}-{name}.txt", "w", encoding="utf-8").write("\f".join(planted))
+PY
+{ planted_pdf "chapters three pages longer" record "$DATA" "$CHK/record-long.txt"
+  planted_pdf "a counter dump in a chapter" record "$DATA" "$CHK/record-dump.txt"
+  planted_pdf "a Generated-by note" record "$DATA" "$CHK/record-generated.txt"; }
 # Overflow: xelatex's overfull boxes.
 pdf_check overfull "$OUT/latex/book.log" "$OUT/latex/book.tex"
 # Planted: a small document with the faults the book had, read as GitHub markdown without the
@@ -296,7 +405,9 @@ open(f, "w", encoding="utf-8").write(s)' "$1" "$2" "$page"
     plant_css sideways '.table-box { overflow: visible !important; } main table { min-width: 640px; }'
     plant_css clipped-listing 'main pre, pre > code.sourceCode > span { white-space: pre !important; overflow-x: hidden !important; }'
     plant_css clipped-by-page-edge 'html { overflow-x: hidden; } .table-box { overflow: visible !important; } main table { min-width: 640px; }'
-    plant_css small-chart-text '.chart-box img { min-width: 0 !important; }'
+    plant_css small-chart-text '.chart-box img { min-width: 0 !important; width: 50% !important; }'
+    plant_css chart-scrolls '.chart-box img { min-width: 640px !important; }'
+    plant_css table-scrolls 'table.wide { display: table !important; } table.wide thead { display: table-header-group !important; } table.wide tbody { display: table-row-group !important; } table.wide tr { display: table-row !important; } table.wide td { display: table-cell !important; } table.wide td::before { content: none !important; } main table td { white-space: nowrap !important; }'
     plant_css overlapping-line-numbers 'pre > code.sourceCode > span { min-height: 0 !important; vertical-align: baseline !important; }'
     plant_css lost-indentation 'pre > code.sourceCode > span { --hang: 0px !important; }'
     plant no-sidebar
@@ -328,6 +439,8 @@ s = head + "window.BOOK_INDEX = " + json.dumps(d) + ";\n"'
     expect clipped-listing "no listing, table or chart is clipped"
     expect clipped-by-page-edge "no listing, table or chart is clipped"
     expect small-chart-text "every chart's smallest text is at least"
+    expect chart-scrolls "every chart fits the column whole"
+    expect table-scrolls "every table fits the column whole"
     expect overlapping-line-numbers "no code line overlaps the one before it"
     expect lost-indentation "every wrapped code line keeps its indentation"
     expect no-sidebar "every page has the sidebar of contents"

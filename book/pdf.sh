@@ -15,7 +15,7 @@ pandoc "$json" --from json --fail-if-warnings --toc --highlight-style=tango --to
     --lua-filter book/to-latex.lua --top-level-division=part --toc-depth=1 \
     --include-in-header book/header.tex \
     -V documentclass=book -V classoption=openany -V fontsize=10pt -V papersize=a4 \
-    -V geometry:top=2.4cm -V geometry:bottom=2.6cm -V geometry:left=2.8cm -V geometry:right=2.8cm \
+    -V geometry:top=2.0cm -V geometry:bottom=2.2cm -V geometry:left=2.3cm -V geometry:right=2.3cm \
     -V mainfont="DejaVu Serif" -V sansfont="DejaVu Sans" -V monofont="DejaVu Sans Mono" \
     -V mainfontoptions=Scale=0.95 -V monofontoptions=Scale=0.85 \
     -V colorlinks=true -V linkcolor="blue!55!black" -V urlcolor="blue!55!black" -V toccolor=black \

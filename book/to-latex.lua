@@ -1,8 +1,11 @@
 -- book/to-latex.lua: what only the PDF edition needs, applied when writing LaTeX.
 
 -- Charts: gnuplot's SVG was converted to PDF by rsvg-convert, so LaTeX embeds vector graphics.
+-- A chart is drawn 680 units wide; at 80 % of the line (373 pt) its 12-unit text is 6.6 pt, its
+-- 10-unit labels 5.5 pt: the size of a figure's labels in print, and it keeps the chapters short.
 local function Image(img)
   img.src = img.src:gsub('%.svg$', '.pdf')
+  if img.attributes.width == '100%' then img.attributes.width = '80%' end
   return img
 end
 
@@ -38,8 +41,8 @@ end
 -- is set a size smaller (\small, less space between columns), else on a landscape page
 -- (pdflscape); one that fits none of these is left too wide, and book/check.sh fails on the
 -- Overfull \hbox that xelatex then reports.
-local LINE_PT = 436.5          -- \linewidth: A4 (597.5 pt) less 2 x 2.8 cm, in TeX points (72.27 an inch)
-local LANDSCAPE_PT = 700.0     -- \textheight (845 pt less 2.4 and 2.6 cm): the line of a landscape page
+local LINE_PT = 466.6          -- \linewidth: A4 (597.5 pt) less 2 x 2.3 cm, in TeX points (72.27 an inch)
+local LANDSCAPE_PT = 725.0     -- \textheight (845 pt less 2.0 and 2.2 cm): the line of a landscape page
 local TABCOLSEP_PT = 6.0       -- LaTeX's default \tabcolsep, on each side of an inner column edge
 local SERIF_PT, MONO_PT = 9.5, 8.5 -- DejaVu Serif at 10 pt scaled 0.95; DejaVu Sans Mono at 0.85
 -- Advance widths in em (DejaVu fonts, 2048 units per em, rounded up): digits, capitals, small
@@ -150,4 +153,43 @@ local function CodeBlock(cb)
 end
 
 -- Tables first, while their inline code is still Code (the pass below turns it into raw LaTeX).
-return {{Table = Table}, {Code = Code, Image = Image, CodeBlock = CodeBlock}}
+-- The evidence: a chapter shows the counters its claims read; the full record of each chapter
+-- and the sweep tables a chart draws (book/book.lua's .record divs, collapsed in the HTML) moves to an appendix at the end.
+local function Pandoc(doc)
+  local records, blocks, last = pandoc.List(), pandoc.List(), nil
+  for _, b in ipairs(doc.blocks) do
+    if b.t == 'Div' and b.classes:includes('record') then
+      local title = 'Chapter ' .. (b.attributes.chapter or '?')
+      if title ~= last then
+        records:insert(pandoc.Header(3, {pandoc.Str(title)}, pandoc.Attr(b.identifier, {'unnumbered'})))
+        last = title
+      end
+      records:extend(pandoc.read(b.attributes.what .. ':', 'markdown').blocks)
+      for _, x in ipairs(b.content) do
+        if x.t ~= 'RawBlock' then records:insert(x) end
+      end
+    else
+      blocks:insert(b)
+    end
+  end
+  if #records > 0 then
+    blocks:insert(pandoc.Header(1, {pandoc.Str('Appendix C. The full record, chapter by chapter')}, pandoc.Attr('evidence-appendix', {'unnumbered'})))
+    blocks:extend(pandoc.read('Every counter recorded for each chapter, on each GPU, by `make evidence` (Nsight Compute, ' ..
+      'ptxas, the SASS and the programs\' own host measurements), and every configuration of each sweep that a chapter draws ' ..
+      'as a chart. A chapter prints only the counters its claims read.', 'markdown').blocks)
+    blocks:extend(records)
+  end
+  doc.blocks = blocks
+  return doc
+end
+
+-- A metric's own name under its plain name: in small type.
+local function Span(sp)
+  if not sp.classes:includes('metric-name') then return nil end
+  local out = pandoc.List({pandoc.RawInline('latex', '{\\footnotesize{}')})
+  out:extend(sp.content)
+  out:insert(pandoc.RawInline('latex', '}'))
+  return out
+end
+
+return {{Pandoc = Pandoc}, {Table = Table}, {Code = Code, Image = Image, CodeBlock = CodeBlock, Span = Span}}

@@ -11,7 +11,8 @@ measurements and prints one PASS: or FAIL: line per assertion (book/check.sh cou
   - no listing, table or chart is clipped: content that overflows its box must be inside a box
     that scrolls, not cut off by one that hides it or by the page's edge;
   - every chart's smallest text is at least 11 px as rendered (its SVG's smallest font-size
-    times the rendered width over the viewBox width);
+    times the rendered width over the viewBox width), of the edition shown (a phone's);
+  - at 390 px, every chart fits its column whole: its box does not scroll sideways;
   - code lines are each at least a line high and never overlap (so the line numbers do not), and
     a wrapped code line continues no further left than its own first character (an indentation
     deeper than 40% of the line's width need only be kept to 40%);
@@ -89,7 +90,7 @@ def check_site(browser, probe, site, args, label):
     for width in widths:
         phone = width < 600
         tab = browser.tab(width, 844 if phone else 900, mobile=phone)
-        sideways, clipped, small, overlaps, unindented, side, pager, copy, errors = ([] for _ in range(9))
+        sideways, clipped, small, overlaps, unindented, side, pager, copy, errors, unfit, wide = ([] for _ in range(11))
         n_charts = n_lines = n_wrapped = n_blocks = 0
         smallest = None
         kinds = {"pre": 0, "table": 0, "img": 0}
@@ -108,8 +109,12 @@ def check_site(browser, probe, site, args, label):
             clipped += [f"{page}: {c}" for c in m["clipped"]]
             for k in kinds:
                 kinds[k] += m["counts"].get(k, 0)
+            if phone:
+                wide += [f"{page}: {t}" for t in m.get("tablesScroll", [])]
             for c in m["charts"]:
                 n_charts += 1
+                if phone and c.get("scrolls"):
+                    unfit.append(f"{page}: {c['src']} ({c['where']}) scrolls sideways in its box")
                 svg = svg_text_size(os.path.join(site, urllib.parse.unquote(c["src"])))
                 if svg is None:
                     small.append(f"{page}: {c['src']} is not an SVG with a viewBox and font sizes")
@@ -155,6 +160,11 @@ def check_site(browser, probe, site, args, label):
         check_(not small and n_charts > 0,
               f"{at}, every chart's smallest text is at least {MIN_TEXT_PX} px ({n_charts} charts"
               + (f", smallest {smallest:.1f} px)" if smallest else ")"), small or ["no chart on these pages"])
+        if phone:
+            check_(not wide, f"{at}, every table fits the column whole, without scrolling "
+                  f"({kinds['table']} tables" + (f", {len(wide)} do not)" if wide else ")"), wide)
+            check_(not unfit and n_charts > 0, f"{at}, every chart fits the column whole, without scrolling "
+                  f"({n_charts} charts)", unfit or ["no chart on these pages"])
         check_(not overlaps and n_lines > 0, f"{at}, no code line overlaps the one before it, so no "
               f"line numbers overlap ({n_lines} lines)", overlaps or ["no code lines on these pages"])
         if phone:

@@ -60,11 +60,21 @@
   }
   out.counts = kinds;
 
+  /* Tables that do not fit their column: their box scrolls sideways. */
+  out.tablesScroll = [];
+  for (const box of main.querySelectorAll('.table-box')) {
+    if (shown(box) && box.scrollWidth > box.clientWidth + 1) out.tablesScroll.push(where(box) + ' (' + (box.scrollWidth - box.clientWidth) + ' px more)');
+  }
   /* Charts: their rendered size, to set against their SVG's own size and font sizes. */
   for (const img of main.querySelectorAll('img')) {
     if (!shown(img)) continue;
     const r = img.getBoundingClientRect();
-    out.charts.push({src: img.getAttribute('src'), width: r.width, height: r.height, where: where(img)});
+    /* The edition shown (a <picture> may pick the phone's), relative to the page. */
+    const base = location.href.replace(/[#?].*$/, '').replace(/[^/]*$/, '');
+    const shownSrc = (img.currentSrc || img.src).startsWith(base) ? (img.currentSrc || img.src).slice(base.length) : img.getAttribute('src');
+    const box = img.closest('.chart-box');
+    out.charts.push({src: shownSrc, width: r.width, height: r.height, where: where(img),
+                     scrolls: box ? box.scrollWidth > box.clientWidth + 1 : false});
   }
 
   /* Code lines: each at least one line high and below the previous one, so that line numbers

@@ -167,6 +167,28 @@ def indent_lines(fragment):
     return re.sub(r"<pre\b([^>]*)>(.*?)</pre>", block, fragment, flags=re.S)
 
 
+# --- Tables --------------------------------------------------------------------------------------
+
+WIDE_COLUMNS = 5  # a table of this many columns or more is laid out as cards on a phone (book.css)
+
+
+def labelled(table):
+    """A table of WIDE_COLUMNS columns or more: class "wide", and each cell labelled with its
+    column's heading (data-label), so that a phone shows each row as a card of label: value
+    pairs that fits the column, where the rows themselves would not."""
+    head = re.search(r"<thead>(.*?)</thead>", table, re.S)
+    names = [re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]*>", "", h))).strip()
+             for h in re.findall(r"<th\b[^>]*>(.*?)</th>", head.group(1), re.S)] if head else []
+    if len(names) < WIDE_COLUMNS:
+        return table
+
+    def row(m):
+        cells = iter(names)
+        return re.sub(r"<td\b", lambda c: f'<td data-label="{html.escape(next(cells, ""))}"', m.group(0))
+    body = re.sub(r"<tr\b.*?</tr>", row, table[head.end():], flags=re.S)
+    return re.sub(r"^<table\b", '<table class="wide"', table[:head.end()]) + body
+
+
 # --- Charts ------------------------------------------------------------------------------------
 
 class Images:
@@ -207,12 +229,19 @@ def charts(fragment, images, inline=False):
             w, h, font = metrics
             dims = f' width="{w:g}" height="{h:g}"'
             style = f' style="min-width:{-(-w * MIN_TEXT_PX // font):.0f}px"'
+        # A phone (a column under 600 px) gets the chart's narrow edition (charts.lua), which
+        # fits its column whole with its text at MIN_TEXT_PX or more.
+        phone = src[:-4] + "-phone.svg" if src.endswith(".svg") else None
+        phone = phone if phone and os.path.isfile(phone) else None
         if inline:
-            data = base64.b64encode(open(src, "rb").read()).decode()
-            mime = "image/svg+xml" if src.endswith(".svg") else "image/png"
-            return f'<div class="chart-box"><img src="data:{mime};base64,{data}"{dims}{style}{attrs}></div>'
+            def url_of(path):
+                data = base64.b64encode(open(path, "rb").read()).decode()
+                return f"data:{'image/svg+xml' if path.endswith('.svg') else 'image/png'};base64,{data}"
+            source = f'<source media="(max-width: 600px)" srcset="{url_of(phone)}">' if phone else ""
+            return f'<div class="chart-box"><picture>{source}<img src="{url_of(src)}"{dims}{style}{attrs}></picture></div>'
+        source = f'<source media="(max-width: 600px)" srcset="{images.local(phone)}">' if phone else ""
         return (f'<div class="chart-box"><a class="chart-link" href="{rel}" title="The chart alone, '
-                f'full size"><img src="{rel}"{dims}{style}{attrs}></a></div>')
+                f'full size"><picture>{source}<img src="{rel}"{dims}{style}{attrs}></picture></a></div>')
     return re.sub(r"<img\b[^>]*>", one, fragment)
 
 
@@ -350,7 +379,7 @@ def main(argv):
         die(f"{src} was not written with book/html/template.html")
     css = ("/* Pandoc's code highlighting (tango), then book/book.css. */\n" + highlighting.group(1)
            + open(css_file, encoding="utf-8").read())
-    body = re.sub(r"<table\b.*?</table>", lambda m: f'<div class="table-box">{m.group(0)}</div>',
+    body = re.sub(r"<table\b.*?</table>", lambda m: f'<div class="table-box">{labelled(m.group(0))}</div>',
                   indent_lines(body.group(1)), flags=re.S)
 
     site = os.path.join(out, "html")

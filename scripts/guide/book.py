@@ -34,6 +34,7 @@ library, or a configuration such as "optimized[--min-blocks 4]".
               "series": [{"gpu": slug, "short": "H200", "values": {"naive": 901.8},
                           "labels": {"library": "FAIL"}, "roof": 4262.5 | null}]} | null,
     "sweep_chart": {"knob": "warps-per-sm", "programs": ["optimized"],   # the curves that vary
+                    "scale": "linear" | "log2" | "category",  # the knob's values (problem.cu)
                     "flat": ["naive"],     # programs swept over the knob that it does not move
                     "varies_pct": 5,       # ... by more than this, from the lowest point to the highest
                     "field": "rate" | "median_us",
@@ -52,13 +53,18 @@ library, or a configuration such as "optimized[--min-blocks 4]".
                 "kind": {"kind": "mechanism|observation", "committed": date | null,
                          "first_recorded": date | null, "why": "..."},
                 "verdicts": {slug: {"verdict": "held|missed|not recorded|undefined|refused",
-                                    "values": {program: number}, "why": "..."}}}]
+                                    "values": {program: number}, "why": "..."}},
+                "counters": [{"ref": "ncu:dram__bytes_read.sum", "plain": "DRAM bytes read",
+                              "unit": "byte", "programs": [...],    # the raw numbers it reads
+                              "values": {slug: {program: number | null}}}]}]
   }],
   "summary": [{"nn", "title", "speedups": {slug: {"speedup": x, "stale": bool,
                                                   "prediction": verdict | null}}}],
   "roofline": [{"gpu": slug, "short", "copy_gbs": x, "fp32_gflops": x,      # GPUs with both roofs
                 "points": [{"nn", "program", "gflops", "intensity", "source": "evidence|results"}],
                 "missing": [{"nn", "program", "why": "no flop count|no byte count"}]}],
+  "roofs": [{"nn", "title", "roofs": {slug: "copy"},                 # every written chapter, its
+             "pct": {slug: {"naive": 26.1, "optimized": 73.9}}}],    # programs' % of own roof
   "gpus": [{"slug", "name", "short", "file", "cc": [...], "sms": [...],
             "sm_clock_mhz": [min, max] | null, "cuda": ["13.0 / 13.0"], "chapters": ["01"],
             "dates": [first, last] | null, "commits": [...],
@@ -273,7 +279,12 @@ def sweep_chart(data, c, results):
         if not drawn:
             continue
         roof_name = next((g["roof_name"] for g in results if g["roof_name"]), None)
-        return {"knob": knob, "programs": [p for p, _ in drawn],
+        xs = sorted({p[0] for _, s in drawn for g in s for p in g["points"]})
+        scale = c.knob_scale(knob)
+        if scale == "linear" and xs[0] > 0 and xs[-1] >= 8 * xs[0] and \
+                all(float(x).is_integer() and int(x) & (int(x) - 1) == 0 for x in xs):
+            scale = "log2"  # powers of two over three octaves or more: equal steps on a log axis
+        return {"knob": knob, "scale": scale, "programs": [p for p, _ in drawn],
                 "varies_pct": round((SWEEP_CHART_VARIES - 1) * 100),
                 "flat": [p for p, s in progs if not varies(s)], "field": field, "unit": unit,
                 "axis": f"{unit} (higher is better)" if unit else
@@ -332,8 +343,101 @@ def chapter_doc(data, c):
     for claim in spec["claims"] if spec else []:
         doc["claims"].append({k: claim[k] for k in ("id", "says", "value", "holds")} | {
             "symmetric": claim.get("symmetric"), "kind": ev.claim_kind(data, c.number, claim),
-            "verdicts": {s: ev.claim_verdict(data, s, c.number, claim) for s in gpus}})
+            "verdicts": {s: ev.claim_verdict(data, s, c.number, claim) for s in gpus},
+            "counters": claim_counters(data, c, claim, gpus)})
     return doc
+
+
+# The counters a chapter shows beside its claims, under names a reader knows (the metric's own
+# name is printed under it in small type). A counter not named here is named after its metric.
+PLAIN = {
+    "ncu:dram__bytes_read.sum": "DRAM bytes read",
+    "ncu:dram__bytes_write.sum": "DRAM bytes written",
+    "ncu:dram__throughput.avg.pct_of_peak_sustained_elapsed": "DRAM busy (% of peak)",
+    "ncu:gpu__time_duration.sum": "kernel time",
+    "ncu:l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum": "bank conflicts on shared loads",
+    "ncu:l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum": "passes (wavefronts) of shared loads",
+    "ncu:l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum": "passes (wavefronts) of shared stores",
+    "ncu:l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum": "global load requests",
+    "ncu:l1tex__t_requests_pipe_lsu_mem_global_op_st.sum": "global store requests",
+    "ncu:l1tex__t_requests_pipe_lsu_mem_local_op_ld.sum": "local load requests",
+    "ncu:l1tex__t_sector_hit_rate.pct": "L1 hit rate (%)",
+    "ncu:l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum": "32-byte sectors of global loads",
+    "ncu:l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum": "32-byte sectors of global stores",
+    "ncu:l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum": "32-byte sectors of local loads",
+    "ncu:launch__occupancy_limit_registers": "blocks per SM the registers allow",
+    "ncu:launch__registers_per_thread": "registers per thread",
+    "ncu:launch__shared_mem_config_size": "shared memory carved out per SM",
+    "ncu:lts__t_sectors_aperture_sysmem_op_read.sum": "sectors read from host memory",
+    "ncu:lts__t_sectors_srcunit_tex_op_read.sum": "L2 sectors read by the SMs",
+    "ncu:sm__cycles_active.avg.pct_of_peak_sustained_elapsed": "SMs busy (% of the time)",
+    "ncu:sm__inst_executed_pipe_xu.sum": "special-function (XU) instructions",
+    "ncu:sm__maximum_warps_per_active_cycle_pct": "theoretical occupancy (%)",
+    "ncu:sm__throughput.avg.pct_of_peak_sustained_elapsed": "SM busy (% of peak)",
+    "ncu:sm__warps_active.avg.pct_of_peak_sustained_active": "achieved occupancy (%)",
+    "ncu:smsp__inst_executed.sum": "warp instructions executed",
+    "ncu:smsp__inst_executed_op_global_ld.sum": "global load instructions",
+    "ncu:smsp__issue_active.avg.pct_of_peak_sustained_active": "issue slots busy (%)",
+    "ncu:smsp__sass_branch_targets_threads_divergent.sum": "divergent branch targets",
+    "ncu:smsp__sass_inst_executed_op_branch.sum": "branch instructions",
+    "ncu:smsp__sass_inst_executed_op_global_ld.sum": "global load instructions",
+    "ncu:smsp__sass_inst_executed_op_local_ld.sum": "local load instructions",
+    "ncu:smsp__sass_inst_executed_op_local_st.sum": "local store instructions",
+    "ncu:smsp__sass_inst_executed_op_shared_ld.sum": "shared load instructions",
+    "ncu:smsp__sass_inst_executed_op_shared_st.sum": "shared store instructions",
+    "ncu:smsp__sass_thread_inst_executed_op_conversion_pred_on.sum": "conversions (per thread)",
+    "ncu:smsp__sass_thread_inst_executed_op_dadd_pred_on.sum": "FP64 adds (per thread)",
+    "ncu:smsp__sass_thread_inst_executed_op_fadd_pred_on.sum": "FP32 adds (per thread)",
+    "ncu:smsp__sass_thread_inst_executed_op_ffma_pred_on.sum": "FP32 fused multiply-adds (per thread)",
+    "ncu:smsp__sass_thread_inst_executed_op_fmul_pred_on.sum": "FP32 multiplies (per thread)",
+    "ncu:smsp__thread_inst_executed_per_inst_executed.ratio": "active lanes per instruction",
+    "ncu:smsp__warp_issue_stalled_barrier_per_warp_active.pct": "warps waiting at a barrier (%)",
+    "ncu:smsp__warps_issue_stalled_long_scoreboard.sum": "warps waiting on memory (long scoreboard)",
+    "ncu:smsp__warps_launched.sum": "warps launched",
+    "ptxas:registers": "registers per thread",
+    "ptxas:spill_store_bytes": "bytes spilled to local memory",
+    "ptxas:stack_bytes": "stack bytes per thread",
+    "ptxas:smem_bytes": "shared memory per block",
+    "result:median_us": "median time",
+    "result:rate": "rate",
+}
+
+
+def plain_name(ref):
+    """A counter's name for a reader: "DRAM bytes read" for ncu:dram__bytes_read.sum; a SASS
+    opcode is "FFMA instructions in the kernel"; a host measurement its words."""
+    if ref in PLAIN:
+        return PLAIN[ref]
+    tool, _, metric = ref.partition(":")
+    if tool == "sass":
+        return f"{metric} instructions in the kernel's code"
+    return re.sub(r"[_.]+", " ", re.sub(r"^(smsp|sm|l1tex|lts|dram|launch)__", "", metric)).strip()
+
+
+def claim_counters(data, c, claim, gpus):
+    """The raw numbers a claim reads, per GPU and program: [{ref, plain, unit, values: {gpu:
+    {program: value or None}}}], so the chapter can print them beside the claim."""
+    programs = list(dict.fromkeys(claim["_holds"][1].values()))
+    out = []
+    for tool, metric in sorted(ev.claim_reads(claim), key=lambda tm: (tm[0] != "result", tm)):
+        ref = f"{tool}:{metric}"
+        values, unit = {}, ""
+        for s in gpus:
+            got = {}
+            for p in programs:
+                try:
+                    got[p] = ev.metric_value(data, s, c.number, p, tool, metric)
+                except ev.Missing:
+                    got[p] = None
+            if any(v is not None for v in got.values()):
+                values[s] = got
+                unit = unit or ev.metric_unit(data, s, c.number, tool, metric)
+        if unit == "rate":
+            rows = [r for s in gpus for r in data.chapter_rows(s, c.number)]
+            unit = rows[0]["rate_unit"] if rows else ""
+        out.append({"ref": ref, "plain": plain_name(ref), "unit": unit, "programs": programs,
+                    "values": values})
+    return out
 
 
 FLOP_METRICS = ev.ROOFLINE_FLOP_METRICS
@@ -395,6 +499,23 @@ def roofline(data, chapters):
                     g["missing"].append({"nn": c["nn"], "program": v,
                                          "why": "no flop count" if not fr else "no byte count"})
         out.append(g)
+    return out
+
+
+def own_roofs(data):
+    """Every written chapter's naive and optimized programs against the roof that bounds them,
+    from the results rows' roof and pct columns (whatever roof each chapter chose)."""
+    out = []
+    for c in data.toc:
+        if c.status != "written":
+            continue
+        roofs, pct = {}, {}
+        for slug in data.results:
+            for r in data.chapter_rows(slug, c.number):
+                if r["variant"] in ("naive", "optimized") and r["pct_roof"] != "":
+                    roofs[slug] = r["roof_name"]
+                    pct.setdefault(slug, {})[r["variant"]] = float(r["pct_roof"])
+        out.append({"nn": c.nn, "title": c.readme_title(), "roofs": roofs, "pct": pct})
     return out
 
 
@@ -499,6 +620,7 @@ def book_json(data):
             summary.append({"nn": c.nn, "title": c.readme_title(), "speedups": speedups})
     return {"schema": 1, "results_dir": rel(data.results_dir), "parts": parts,
             "chapters": chapters, "summary": summary, "roofline": roofline(data, chapters),
+            "roofs": own_roofs(data),
             "gpus": [gpu_doc(s, rows) for s, rows in data.results.items() if rows],
             "guidelines": guidelines(data.toc), "stale": stale_list(data)}
 

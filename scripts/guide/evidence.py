@@ -395,19 +395,37 @@ def program_value(data, slug, number, parsed, program):
     options = options.rstrip("]")
     rows = [r for r in data.evidence.get(slug, []) if int(r["chapter"]) == number
             and r["variant"] == variant and r["options"] == options]
-    env = {}
-    for key, (tool, metric) in names.items():
-        if tool == "result":
-            r = result_row(data, slug, number, variant, options)
-            if r is None or r[metric] == "":
-                raise Missing(f"{program} result:{metric}")
-            env[key] = float(r[metric])
-        else:
-            hit = next((r for r in rows if r["tool"] == tool and r["metric"] == metric), None)
-            if hit is None:
-                raise Missing(f"{program} {tool}:{metric}")
-            env[key] = hit["value"]
+    env = {key: metric_value(data, slug, number, program, tool, metric, rows)
+           for key, (tool, metric) in names.items()}
     return _eval(tree, env)
+
+
+def metric_value(data, slug, number, program, tool, metric, rows=None):
+    """One number a claim reads: a recorded counter of a program, or a field of its results row
+    (tool "result"). Raises Missing."""
+    variant, _, options = program.partition("[")
+    options = options.rstrip("]")
+    if tool == "result":
+        r = result_row(data, slug, number, variant, options)
+        if r is None or r[metric] == "":
+            raise Missing(f"{program} result:{metric}")
+        return float(r[metric])
+    if rows is None:
+        rows = [r for r in data.evidence.get(slug, []) if int(r["chapter"]) == number
+                and r["variant"] == variant and r["options"] == options]
+    hit = next((r for r in rows if r["tool"] == tool and r["metric"] == metric), None)
+    if hit is None:
+        raise Missing(f"{program} {tool}:{metric}")
+    return hit["value"]
+
+
+def metric_unit(data, slug, number, tool, metric):
+    """The unit a recorded counter was written with ('' if none), or a results field's."""
+    if tool == "result":
+        return "µs" if metric.endswith("_us") else "rate"
+    hit = next((r for r in data.evidence.get(slug, []) if int(r["chapter"]) == number
+                and r["tool"] == tool and r["metric"] == metric), None)
+    return hit["unit"] if hit else ""
 
 
 def claim_verdict(data, slug, number, claim):

@@ -147,6 +147,21 @@ class Chapter:
             self._declared = knobs, [x for x in text.split(",") if x]
         return self._declared
 
+    def knob_scale(self, name):
+        """How a chart spaces a knob's values: "log2" for a knob declared KNOB_POWER_OF_TWO,
+        "category" for one whose help enumerates named choices ("1 cube root, 2 power of two,
+        ..."), else "linear"."""
+        src = read_text(os.path.join(self.dir, "problem.cu"), data_file=False)
+        m = re.search(r'\{\s*"' + re.escape(name) + r'"\s*,\s*((?:"[^"]*"\s*)+),([^{}]*)\}', src)
+        if not m:
+            return "linear"
+        help_text = "".join(re.findall(r'"([^"]*)"', m.group(1)))
+        if "KNOB_POWER_OF_TWO" in m.group(2):
+            return "log2"
+        if re.match(r"\s*\d+ [a-z]", help_text) and re.search(r", \d+ [a-z]", help_text):
+            return "category"
+        return "linear"
+
     def heading(self):
         """The README's first line without '# ' ("20. Matrix transpose"); the folder's name
         without a README."""

@@ -28,14 +28,34 @@ def sig3(x):
 
 
 def fvalue(x):
-    """An evidence value in a table: integers with separators, others to 4 digits."""
+    """An evidence value in a table: integers with separators, others to 4 digits, never in
+    e-notation (4.695 × 10^-8, which the book sets as a superscript)."""
     if float(x).is_integer() and abs(x) < 1e15:
         return f"{int(x):,}"
-    return format(x, ".4g")
+    text = format(x, ".4g")
+    if "e" in text:
+        mant, exp = text.split("e")
+        return f"{mant} × 10^{int(exp)}"
+    return text
+
+
+def speedup(x):
+    """A ratio of times to sensible precision: 1.60×, 23.6×, 236× (book/book.lua speedup_md)."""
+    return f"{x:.0f}×" if x >= 100 else f"{x:.1f}×" if x >= 10 else f"{x:.2f}×"
 
 
 def ratio(a, b):
-    return f"{float(a) / float(b):.2f}x"
+    return speedup(float(a) / float(b))
+
+
+NOISY_PCT = 5.0  # noise above this is set in bold (the front matter promises it)
+
+
+def fnoise(text):
+    if text == "":
+        return "-"
+    x = float(text)
+    return f"**{x:.1f}%**" if x > NOISY_PCT else f"{x:.1f}%"
 
 
 # ---- results ----------------------------------------------------------------------------
@@ -45,14 +65,14 @@ def table_rows(rows):
     naive = next((r for r in rows if r["variant"] == "naive" and r["median_us"]), None)
     unit = next((r["rate_unit"] for r in rows if r["rate_unit"]), "GB/s")
     roof_name = next((r["roof_name"] for r in rows if r["roof_name"]), "")
-    cols = ["variant", "median (us)", "noise", "min (us)", unit,
+    cols = ["variant", "median (µs)", "noise", "min (µs)", unit,
             f"% of {roof_name} roof" if roof_name else "% of roof", "check", "speedup"]
     has_rate = any(r["rate"] for r in rows) or not any(r["median_us"] for r in rows)
     lines = []
     for r in sorted(rows, key=lambda r: VARIANTS.index(r["variant"])):
         speed = ratio(naive["median_us"], r["median_us"]) if naive and r["median_us"] else "-"
         lines.append([r["variant"], fnum(r["median_us"], ".1f"),
-                      "-" if r["noise_pct"] == "" else f"{float(r['noise_pct']):.1f}%",
+                      fnoise(r["noise_pct"]),
                       fnum(r["min_us"], ".1f"), fnum(r["rate"], ".1f"), fnum(r["pct_roof"], ".1f"),
                       r["check"].upper() if r["check"] == "fail" else r["check"], speed])
     if not has_rate:  # time-only chapters: no rate and no roof columns
@@ -116,7 +136,7 @@ def sweep_block(data, c):
             continue
         default = {r["variant"]: r for r in data.chapter_rows(slug, c.number)}
         unit = next((r["rate_unit"] for r in rows if r["rate_unit"]), None)
-        cols = ["program", "options", "median (us)", "noise"]
+        cols = ["program", "options", "median (µs)", "noise"]
         cols += [unit, "% of roof"] if unit else []
         cols += ["time vs. default"]
         lines = []
@@ -126,7 +146,7 @@ def sweep_block(data, c):
                 r["median_us"] else "-"
             cells = [r["variant"], r["knobs"].replace(";", ", ") or "-",
                      fnum(r["median_us"], ".1f"),
-                     "-" if r["noise_pct"] == "" else f"{float(r['noise_pct']):.1f}%"]
+                     fnoise(r["noise_pct"])]
             if unit:
                 cells += [fnum(r["rate"], ".1f"), fnum(r["pct_roof"], ".1f")]
             lines.append(cells + [vs])
