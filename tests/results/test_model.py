@@ -27,7 +27,7 @@ speedup = [5.0, 8.0]
 because = "fixture"
 
 [record]
-size = 8192
+size = 16384
 
 [[claim]]
 id = "store-sectors"
@@ -126,7 +126,7 @@ class Tree:
         w.writerow("chapter,slug,variant,options,gpu,cc,arch,size,tool,metric,value,unit,"
                    "source_hash,commit,date".split(","))
         for variant, options, tool, metric, value in rows:
-            w.writerow(["20", "matrix-transpose", variant, options, GPU, "9.0", "sm_90", "8192",
+            w.writerow(["20", "matrix-transpose", variant, options, GPU, "9.0", "sm_90", "16384",
                         tool, metric, value, "", source_hash or self.hash, "abc1234",
                         "2026-11-23T00:00:00Z"])
         self.write(f"results/evidence/{SLUG}.csv", out.getvalue())
