@@ -313,8 +313,8 @@ build_fails() {
 if [ -n "$first_ch" ]; then
     src_dir=$(ls -d chapters/"$first_ch"-*/ | head -n 1); src_dir=${src_dir%/}
     scratch() { # a fresh copy to plant a fault in, with the book's charts (an unchanged chart is not
-        local tmp; tmp=$(mktemp -d) # drawn again); prints its path
-        tar -cf - --exclude=book/out book scripts chapters | tar -xf - -C "$tmp"
+        local tmp; tmp=$(mktemp -d) # drawn again); prints its path. common/: chapters 20 and 21 share a source there
+        tar -cf - --exclude=book/out book scripts chapters common | tar -xf - -C "$tmp"
         mkdir -p "$tmp/res" "$tmp/book/out"; cp -r "$RESULTS_DIR"/. "$tmp/res/" 2>/dev/null
         cp -r "$OUT/charts" "$tmp/book/out/" 2>/dev/null
         echo "$tmp"

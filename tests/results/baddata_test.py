@@ -6,6 +6,7 @@ into results/. Then the Makefile's faults of the same kind. No GPU needed.
 Prints one PASS: or FAIL: line per assertion; exits 1 if any failed."""
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -225,11 +226,13 @@ def main():
                 f"{TOML}: [prediction] is missing", commands=[("claims",), ("stale",)])
         planted(t, "PLANT an empty evidence.toml", TOML, lambda s: "",
                 f"{TOML}: [prediction] is missing", commands=[("claims",)])
-        line = toml[:toml.index("size = 8192")].count("\n") + 1
-        planted(t, "PLANT [record] size = -1", TOML, lambda s: s.replace("size = 8192", "size = -1"),
+        # The [record] size line, whatever size the chapter records at.
+        size_line = re.search(r"^size = \d+", toml, re.M).group(0)
+        line = toml[:toml.index(size_line)].count("\n") + 1
+        planted(t, "PLANT [record] size = -1", TOML, lambda s: s.replace(size_line, "size = -1"),
                 f"{TOML}:{line}: [record] size = -1: must be a positive integer",
                 commands=[("claims",)])
-        t.write(TOML, toml.replace("size = 8192", "size = -1"))
+        t.write(TOML, toml.replace(size_line, "size = -1"))
         p = subprocess.run([sys.executable, t.path("scripts/evidence_parse.py"), "context",
                             t.path("chapters/20-matrix-transpose")], capture_output=True, text=True)
         check("evidence_parse.py context: PLANT [record] size = -1: the same line, exit 1",

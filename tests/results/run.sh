@@ -84,9 +84,12 @@ for i in "${!suites[@]}"; do
     pids[$i]=$!
 done
 for i in "${!suites[@]}"; do
-    wait "${pids[$i]}" || fail=1
+    wait "${pids[$i]}"; rc=$?
+    [ $rc -eq 0 ] || fail=1
     grep -E '^(PASS|FAIL)' "$tmp/suite-$i.log"
-    # A suite that stops before its verdicts says why.
-    grep -qE '^(PASS|FAIL)' "$tmp/suite-$i.log" || { echo "FAIL: ${suites[$i]} printed no verdict"; tail -n 5 "$tmp/suite-$i.log"; }
+    # A suite that stops before its verdicts (a traceback) says why, in a FAIL line of its own.
+    if [ $rc -ne 0 ] && ! grep -q '^FAIL' "$tmp/suite-$i.log"; then
+        echo "FAIL: ${suites[$i]} stopped (exit $rc) without a failed check:"; tail -n 5 "$tmp/suite-$i.log"
+    fi
 done
 exit $fail
