@@ -67,7 +67,7 @@ help:
 	@echo "  make readme         regenerate the generated blocks of every chapter README"
 	@echo "  make test           host unit tests, warnings-as-errors build, CLI and no-GPU checks,"
 	@echo "                      results staleness, the book; on a GPU every chapter at small and odd"
-	@echo "                      sizes, every knob value the prose uses, racecheck and synccheck"
+	@echo "                      sizes, every knob value the prose uses, all four sanitizer tools"
 	@echo "  make unit           host unit tests of common/ only"
 	@echo "  make sanitize       compute-sanitizer's memcheck, racecheck, initcheck and synccheck on"
 	@echo "                      every program (needs a GPU and compute-sanitizer)"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make test: everything that can be checked here, and on a machine with a GPU every chapter at
 # its small and odd sizes with two seeds, every sweep and every knob value its prose uses, and
-# racecheck and synccheck over every program. The skipped count is the next-to-last line; the
+# compute-sanitizer's four tools over every program. The skipped count is the next-to-last line; the
 # last line is exactly "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
