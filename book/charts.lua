@@ -28,13 +28,14 @@ local render_one
 -- wide, no text under 11 units, taller), which the HTML edition shows below 600 px so that a
 -- chart fits a 390-px phone's column whole, its text at 11 px or more.
 local PHONE_W = 340
+local function phone_height(h, w) return math.floor(math.max(h * 0.9, h * w / PHONE_W * 0.55)) end
 local function render_chart(name, script, height, width, phone_script)
   local h, w = height or 340, width or 680
   local phone = (phone_script or script):gsub("font ',10'", "font ',11'"):gsub("font ',9'", "font ',11'")
     :gsub("set key outside top center horizontal\n", "set key outside top center horizontal maxcols 2\n")
     :gsub("set key at screen 0.5,0.995 center top horizontal\nset tmargin 2.5", "set key at screen 0.5,0.995 center top horizontal maxcols 2\nset tmargin 3.5")
     :gsub("maxrows 2 width %-2", "maxcols 2 width -2")
-  render_one(name .. '-phone', phone, math.floor(math.max(h * 0.9, h * w / PHONE_W * 0.55)), PHONE_W, 11)
+  render_one(name .. '-phone', phone, phone_height(h, w), PHONE_W, 11)
   return render_one(name, script, h, w, 12)
 end
 function render_one(name, script, height, width, font)
@@ -262,10 +263,48 @@ end
 -- and optimized programs are points in the programs' colours, joined by a grey arrow and labelled
 -- with the chapter; filled where both counts came from the ncu evidence, hollow where one came
 -- from the program's own count in its results row.
--- PW x PH: the plot's size in pixels on the page drawn (labels are placed for it); phone: the
--- narrow edition's texts.
-local function roofline_script(g, PW, PH, phone)
-  local CW = phone and 7.2 or 6.5 -- a character's width in pixels (font 11 or 10)
+-- Labels are placed in the SVG's own pixels, not guessed ones: gnuplot first draws a probe of the
+-- chart (its axes, points and roof labels, corner marks) and the probe says where the plot lies,
+-- where a label's baseline falls and where the roof labels' boxes are. Each chapter's label then
+-- goes to the nearest spot, among many around its marker, that covers no marker and no other
+-- label, preferring spots that cross no arrow and not the roof; a label set away from its marker
+-- gets a thin leader line. A text's box is as book/check_pdf.py measures it (0.6 x 0.8 of the size).
+-- W x H, FONT: the SVG's size and font; FS: the labels' font size; phone: the narrow edition.
+
+-- The texts of a gnuplot SVG: {text, x0, y0, x1, y1} in the SVG's pixels, y down.
+local function svg_text_boxes(svg)
+  local out = {}
+  for tr, attrs, text in svg:gmatch('<g transform="([^"]*)"([^>]*)>%s*<text>([^<]*)</text>') do
+    local x, y = tr:match('translate%(([%d.%-]+),([%d.%-]+)%)')
+    local rot = tr:match('rotate%(([%d.%-]+)%)')
+    local size = attrs:match('font%-size="([%d.]+)"')
+    if x and size then
+      x, y, size = tonumber(x), tonumber(y), tonumber(size)
+      local w = 0.6 * size * utf8.len((text:gsub('&%a+;', '_')))
+      local anchor = attrs:match('text%-anchor="(%a+)"')
+      local start = anchor == 'end' and x - w or anchor == 'middle' and x - w / 2 or x
+      if rot then
+        local a = math.rad(tonumber(rot))
+        local x1, y1 = start + w * math.cos(a), y + w * math.sin(a)
+        out[#out + 1] = {text, math.min(start, x1), math.min(y, y1) - size * 0.8, math.max(start, x1), math.max(y, y1)}
+      else
+        out[#out + 1] = {text, start, y - size * 0.8, start + w, y}
+      end
+    end
+  end
+  return out
+end
+
+-- Does the segment (ax, ay)-(bx, by) cross the box {x0, y0, x1, y1}? (sampled: enough for a penalty)
+local function crosses(ax, ay, bx, by, b)
+  for t = 0, 1, 0.05 do
+    local x, y = ax + (bx - ax) * t, ay + (by - ay) * t
+    if x > b[1] and x < b[3] and y > b[2] and y < b[4] then return true end
+  end
+  return false
+end
+
+local function roofline_script(g, W, H, FONT, FS, phone)
   local PEAK_FMT = phone and 'FP32 peak %.0f' or 'FP32 peak %.0f GFLOP/s'
   local C, P = g.copy_gbs, g.fp32_gflops
   local ridge = P / C
@@ -275,8 +314,7 @@ local function roofline_script(g, PW, PH, phone)
   end
   xmin, xmax = xmin / 6, xmax * 6
   ymin = math.min(ymin, C * xmin) / 2
-  -- The slope's angle on the page, for its label: decades per pixel of the plot (about 560 x 230).
-  local ROOF_ANGLE = math.deg(math.atan((PH / math.log(P * 2.5 / ymin, 10)) / (PW / math.log(xmax / xmin, 10))))
+  local ymax = P * 2.5
   local data, plot, arrows, by_ch = {}, {}, {}, {}
   local drawn = {copy = C, peak = P, evidence = false, results = false, roof = 'copy roof and FP32 peak'}
   for _, v in ipairs({'naive', 'optimized'}) do
@@ -297,91 +335,8 @@ local function roofline_script(g, PW, PH, phone)
     end
   end
   for _, p in ipairs(g.points) do by_ch[p.nn] = by_ch[p.nn] or {}; by_ch[p.nn][p.program] = p end
-  -- Pixels of the plot (about 560 x 230): labels are placed where they cover no marker and no
-  -- other label, arrows stop short of the marker they point at so their heads show.
-  local XD, YD = PW / math.log(xmax / xmin, 10), PH / math.log(P * 2.5 / ymin, 10)
-  local function px(x, y) return math.log(x / xmin, 10) * XD, math.log(y / ymin, 10) * YD end
-  local marks, boxes = {}, {}
-  for _, p in ipairs(g.points) do local x, y = px(p.intensity, p.gflops); marks[#marks + 1] = {x, y} end
-  local function free(x0, y0, w, h)
-    for _, m in ipairs(marks) do
-      if m[1] > x0 - 8 and m[1] < x0 + w + 8 and m[2] > y0 - 8 and m[2] < y0 + h + 8 then return false end
-    end
-    for _, b in ipairs(boxes) do
-      if x0 < b[1] + b[3] and b[1] < x0 + w and y0 < b[2] + b[4] and b[2] < y0 + h then return false end
-    end
-    return x0 >= 0 and x0 + w <= PW and y0 >= 0 and y0 + h <= PH + math.log(2.5, 10) * YD
-  end
-  -- The copy roof's label: along the slope, where it covers no marker.
-  local slope_label
-  do -- the FP32 peak's label, above the flat roof just right of the ridge (the chapters cluster at the right)
-    local text_w = CW * #string.format(PEAK_FMT, P)
-    local rx, py = px(ridge * 1.3, P)
-    boxes[#boxes + 1] = {rx, py + 4, text_w + 8, 16}
-  end
-  -- (the candidate along the slope farthest from every marker)
-  local ca, sa = math.cos(math.rad(ROOF_ANGLE)), math.sin(math.rad(ROOF_ANGLE))
-  local best = -1
-  for _, f in ipairs({0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6}) do
-    local x = xmin * (ridge / xmin) ^ f
-    local lx, ly = px(x, C * x)
-    local near = math.huge
-    for t = 0, (phone and 130 or 120), 10 do
-      local tx, ty = lx + t * ca, ly + 10 + t * sa
-      for _, m in ipairs(marks) do near = math.min(near, math.sqrt((m[1] - tx) ^ 2 + (m[2] - ty) ^ 2)) end
-    end
-    if near > best then best, slope_label = near, x end
-  end
-  if phone then
-    local lx, ly = px(xmin * 1.15, P * 1.5)
-    boxes[#boxes + 1] = {lx, ly - 4, CW * 20, 16}
-  else
-    local lx, ly = px(slope_label, C * slope_label)
-    for t = 0, (phone and 130 or 120), 10 do boxes[#boxes + 1] = {lx + t * ca - 5, ly + 4 + t * sa, 10, 12} end
-  end
-  slope_label = slope_label or xmin * 1.2
-  local names = {}
-  for nn in pairs(by_ch) do names[#names + 1] = nn end
-  table.sort(names)
-  local labels = {}
-  for _, nn in ipairs(names) do
-    local pair = by_ch[nn]
-    local a, b = pair.naive, pair.optimized
-    if a and b then
-      local ax, ay = px(a.intensity, a.gflops)
-      local bx, by = px(b.intensity, b.gflops)
-      local len = math.sqrt((bx - ax) ^ 2 + (by - ay) ^ 2)
-      if len > 18 then
-        local f = (len - 9) / len -- stop 9 px short of the optimized marker
-        local ex, ey = ax + (bx - ax) * f, ay + (by - ay) * f
-        arrows[#arrows + 1] = string.format("set arrow from %.6g,%.6g to %.6g,%.6g head size screen 0.010,25 lw 1.2 lc rgb '#666666' back",
-          a.intensity, a.gflops, xmin * 10 ^ (ex / XD), ymin * 10 ^ (ey / YD))
-      end
-    end
-    local at = b or a
-    local x, y = px(at.intensity, at.gflops)
-    local w = (CW + 0.5) * #nn + 2
-    local placed
-    for _, o in ipairs({{8, 6}, {8, -18}, {-8 - w, 6}, {-8 - w, -18}, {8, 18}, {-8 - w, 18}, {8, -30}, {-8 - w, -30}, {-w / 2, 14}, {-w / 2, -26}}) do
-      if not placed and free(x + o[1], y + o[2], w, 12) then placed = o end
-    end
-    placed = placed or {8, 6}
-    boxes[#boxes + 1] = {x + placed[1], y + placed[2], w, 12}
-    labels[#labels + 1] = string.format("set label %s at %.6g,%.6g offset character %.2f,%.2f font ',10' tc rgb '#333333'",
-      gq(nn), at.intensity, at.gflops, placed[1] / CW, (placed[2] + 4) / (2 * CW))
-  end
-  table.sort(arrows)
   local roof = string.format('(x * %.6g < %.6g ? x * %.6g : %.6g)', C, P, C, P)
   table.insert(plot, 1, roof .. " with lines lw 2 lc rgb '#333333' title 'roof'")
-  labels[#labels + 1] = string.format("set label %s at %.6g,%.6g left offset 0,0.8 font ',10' tc rgb '#333333'",
-    gq(string.format(PEAK_FMT, P)), ridge * 1.3, P)
-  if phone then -- the slope is steep on a phone: the label level, in the empty corner above it
-    labels[#labels + 1] = string.format("set label %s at %.6g,%.6g left font ',10' tc rgb '#333333'",
-      gq(string.format('copy roof %.0f GB/s', C)), xmin * 1.15, P * 1.5)
-  else
-    labels[#labels + 1] = string.format("set label %s at %.6g,%.6g left rotate by %.1f offset 0.5,0.8 font ',10' tc rgb '#333333'",
-      gq(string.format('copy roof %.0f GB/s', C)), slope_label, C * slope_label, ROOF_ANGLE)
-  end
   plot[#plot + 1] = "keyentry with points pt 7 ps 1.3 lc rgb " .. gq(VARIANT_COLOR.naive) .. " title 'naive'"
   plot[#plot + 1] = "keyentry with points pt 7 ps 1.3 lc rgb " .. gq(VARIANT_COLOR.optimized) .. " title 'optimized'"
   if drawn.evidence then plot[#plot + 1] = "keyentry with points pt 7 ps 1.3 lc rgb '#666666' title 'filled: ncu counts'" end
@@ -390,15 +345,167 @@ local function roofline_script(g, PW, PH, phone)
     "set format x '%g'\nset format y '%g'\n" ..
     (phone and "set xlabel 'FP32 flops per DRAM byte (log)'\nset ylabel 'GFLOP/s (log)'\n" or
       "set xlabel 'arithmetic intensity (FP32 flops per DRAM byte, log scale)'\nset ylabel 'GFLOP/s (log scale)'\n") ..
-    string.format('set xrange [%.6g:%.6g]\nset yrange [%.6g:%.6g]\n', xmin, xmax, ymin, P * 2.5) ..
-    table.concat(arrows, '\n') .. '\n' .. table.concat(labels, '\n') .. '\n'
-  return setup .. table.concat(data, '\n') .. '\nplot ' .. table.concat(plot, ', \\\n     ') .. '\n', drawn
+    string.format('set xrange [%.6g:%.6g]\nset yrange [%.6g:%.6g]\n', xmin, xmax, ymin, ymax)
+  local body = table.concat(data, '\n') .. '\nplot ' .. table.concat(plot, ', \\\n     ') .. '\n'
+  local font = string.format("font ',%d' tc rgb '#333333'", FS)
+
+  -- The probe: the chart as drawn, plus a '+' at two corners of the plot and a label at one.
+  local probe_svg = CHARTS .. '/roofline-' .. g.gpu .. (phone and '-phone' or '') .. '.probe.svg'
+  local function probe(labels)
+    local script = 'set terminal svg size ' .. W .. ',' .. H .. ' font "DejaVu Sans,' .. FONT .. '" background rgb "white"\n' ..
+      'set output ' .. gq(probe_svg) .. '\n' .. setup .. table.concat(labels, '\n') .. '\n' ..
+      string.format("set label 'PROBE' at %.6g,%.6g left %s\n", xmin, ymin, font) ..
+      string.format('$probe << EOD\n%.6g %.6g\n%.6g %.6g\nEOD\n', xmin, ymin, xmax, ymax) ..
+      body:gsub('\n$', '') .. ", \\\n     $probe using 1:2 with points pt 1 notitle\n"
+    local f = io.open(probe_svg .. '.gp', 'wb') or fail('cannot write %s.gp', probe_svg)
+    f:write(script)
+    f:close()
+    local out, code = sh('gnuplot ' .. q(probe_svg .. '.gp'))
+    if code ~= 0 or out ~= '' then fail('gnuplot failed on the roofline probe %s.gp:\n%s', probe_svg, out) end
+    local svg = read_file(probe_svg) or fail('no %s', probe_svg)
+    os.remove(probe_svg); os.remove(probe_svg .. '.gp')
+    return svg
+  end
+  local svg = probe({})
+  local corners = {}
+  for x, y in svg:gmatch("<use xlink:href='#gpPt0' transform='translate%(([%d.%-]+),([%d.%-]+)%)") do
+    corners[#corners + 1] = {tonumber(x), tonumber(y)}
+  end
+  if #corners ~= 2 then fail('the roofline probe %s shows %d corners, not 2', probe_svg, #corners) end
+  local X0, Y0, X1, Y1 = corners[1][1], corners[1][2], corners[2][1], corners[2][2] -- Y0 the bottom
+  local base -- a label's baseline below the point it is set at
+  for _, b in ipairs(svg_text_boxes(svg)) do if b[1] == 'PROBE' then base = b[5] - Y0 end end
+  if not base then fail('the roofline probe %s has no probe label', probe_svg) end
+  local LX, LY = math.log(xmax / xmin, 10), math.log(ymax / ymin, 10)
+  local function px(x, y) return X0 + math.log(x / xmin, 10) / LX * (X1 - X0), Y0 + math.log(y / ymin, 10) / LY * (Y1 - Y0) end
+  local function unpx(sx, sy) return xmin * 10 ^ ((sx - X0) / (X1 - X0) * LX), ymin * 10 ^ ((sy - Y0) / (Y1 - Y0) * LY) end
+
+  -- The roof labels: the FP32 peak above the flat roof just right of the ridge (the chapters
+  -- cluster at the right); the copy roof along the slope where it is farthest from every marker
+  -- (on a phone the slope is steep: level, in the empty corner above it).
+  local marks = {}
+  for _, p in ipairs(g.points) do marks[#marks + 1] = {px(p.intensity, p.gflops)} end
+  local peak_text = string.format(PEAK_FMT, P)
+  local peak_x = math.min(px(ridge * 1.3, P), X1 - 0.6 * FS * #peak_text - 4) -- inside the plot, right end too
+  local labels = {string.format("set label %s at %.6g,%.6g left offset 0,0.8 %s", gq(peak_text), (unpx(peak_x, Y0)), P, font)}
+  local copy_text = string.format('copy roof %.0f GB/s', C)
+  if phone then
+    labels[2] = string.format("set label %s at %.6g,%.6g left %s", gq(copy_text), xmin * 1.15, P * 1.5, font)
+  else
+    local rx, ry = px(ridge, P)
+    local angle = math.deg(math.atan((Y0 - ry) / (rx - X0)))
+    local ca, sa = math.cos(math.rad(angle)), math.sin(math.rad(angle))
+    local len = 0.6 * FS * #copy_text
+    local best, at = -1, xmin * 1.2
+    for _, f in ipairs({0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6}) do
+      local x = xmin * (ridge / xmin) ^ f
+      local lx, ly = px(x, C * x)
+      local near = math.huge
+      for t = 0, len, 10 do
+        for _, m in ipairs(marks) do near = math.min(near, math.sqrt((m[1] - lx - t * ca) ^ 2 + (m[2] - ly + 10 + t * sa) ^ 2)) end
+      end
+      if near > best then best, at = near, x end
+    end
+    labels[2] = string.format("set label %s at %.6g,%.6g left rotate by %.1f offset 0.5,0.8 %s", gq(copy_text), at, C * at, angle, font)
+  end
+  -- Where gnuplot drew them: obstacles for the chapters' labels.
+  local boxes = {}
+  for _, b in ipairs(svg_text_boxes(probe(labels))) do
+    if b[1] == copy_text or b[1] == peak_text then boxes[#boxes + 1] = {b[2], b[3], b[4], b[5]} end
+  end
+  if #boxes ~= 2 then fail('the roofline probe %s misses a roof label', probe_svg) end
+
+  -- Arrows from naive to optimized, stopping short of the optimized marker so their heads show.
+  local segs = {}
+  local names = {}
+  for nn in pairs(by_ch) do names[#names + 1] = nn end
+  table.sort(names)
+  for _, nn in ipairs(names) do
+    local a, b = by_ch[nn].naive, by_ch[nn].optimized
+    if a and b then
+      local ax, ay = px(a.intensity, a.gflops)
+      local bx, by = px(b.intensity, b.gflops)
+      local len = math.sqrt((bx - ax) ^ 2 + (by - ay) ^ 2)
+      if len > 18 then
+        local f = (len - 9) / len
+        local ex, ey = unpx(ax + (bx - ax) * f, ay + (by - ay) * f)
+        arrows[#arrows + 1] = string.format("set arrow from %.6g,%.6g to %.6g,%.6g head size screen 0.010,25 lw 1.2 lc rgb '#666666' back",
+          a.intensity, a.gflops, ex, ey)
+        segs[#segs + 1] = {ax, ay, bx, by}
+      end
+    end
+  end
+  -- The roof in pixels, two segments.
+  local rx, ry = px(ridge, P)
+  local sx0, sy0 = px(xmin, C * xmin)
+  segs[#segs + 1] = {sx0, sy0, rx, ry, roof = true}
+  segs[#segs + 1] = {rx, ry, X1, ry, roof = true}
+
+  local PAD, R = 2, 7 -- space kept around a label; a marker's radius (ps 1.3) and a little
+  local function free(b)
+    if b[1] < X0 + 1 or b[3] > X1 - 1 or b[2] < Y1 + 1 or b[4] > Y0 - 1 then return false end
+    for _, m in ipairs(marks) do
+      if m[1] > b[1] - R and m[1] < b[3] + R and m[2] > b[2] - R and m[2] < b[4] + R then return false end
+    end
+    for _, o in ipairs(boxes) do
+      if b[1] < o[3] + PAD and o[1] < b[3] + PAD and b[2] < o[4] + PAD and o[2] < b[4] + PAD then return false end
+    end
+    return true
+  end
+  -- Chapters in crowded places choose first.
+  local order = {}
+  for _, nn in ipairs(names) do
+    local at = by_ch[nn].optimized or by_ch[nn].naive
+    local x, y = px(at.intensity, at.gflops)
+    local crowd = 0
+    for _, m in ipairs(marks) do if math.abs(m[1] - x) < 40 and math.abs(m[2] - y) < 25 then crowd = crowd + 1 end end
+    order[#order + 1] = {nn = nn, x = x, y = y, crowd = crowd}
+  end
+  table.sort(order, function(a, b) if a.crowd ~= b.crowd then return a.crowd > b.crowd end return a.nn < b.nn end)
+  local leaders = {}
+  for _, o in ipairs(order) do
+    local w, h = 0.6 * FS * #o.nn, 0.8 * FS
+    local best, bestcost
+    for _, r in ipairs({9, 13, 18, 24, 31, 40, 52, 66, 82, 100, 125}) do
+      for k = 0, 23 do
+        local t = math.rad(k * 15 - 30) -- right and a little up first
+        local c, s = math.cos(t), -math.sin(t)
+        local cx, cy = o.x + c * (r + w / 2), o.y + s * (r + h / 2)
+        local b = {cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2}
+        if free(b) then
+          local cost = r + k * 0.01
+          for _, sg in ipairs(segs) do if crosses(sg[1], sg[2], sg[3], sg[4], b) then cost = cost + (sg.roof and 30 or 15) end end
+          if not bestcost or cost < bestcost then best, bestcost = {b = b, r = r, c = c, s = s}, cost end
+        end
+      end
+      if bestcost and bestcost < r + 1 then break end -- free and crossing nothing: no farther spot is better
+    end
+    if not best then -- nowhere free: beside the marker (book/check_pdf.py will say so)
+      best = {b = {o.x + 9, o.y - h / 2, o.x + 9 + w, o.y + h / 2}, r = 9}
+    end
+    local b = best.b
+    boxes[#boxes + 1] = b
+    local lx, ly = unpx(b[1], b[4] - base)
+    labels[#labels + 1] = string.format("set label %s at %.6g,%.6g left %s", gq(o.nn), lx, ly, font)
+    if best.r > 13 then -- a leader from the marker's edge to the label's nearest point
+      local nx, ny = math.max(b[1], math.min(o.x, b[3])), math.max(b[2], math.min(o.y, b[4]))
+      local d = math.sqrt((nx - o.x) ^ 2 + (ny - o.y) ^ 2)
+      local fx, fy = unpx(o.x + (nx - o.x) * 6 / d, o.y + (ny - o.y) * 6 / d)
+      local tx, ty = unpx(nx, ny)
+      leaders[#leaders + 1] = string.format("set arrow from %.6g,%.6g to %.6g,%.6g nohead lw 0.8 lc rgb '#999999' back", fx, fy, tx, ty)
+    end
+  end
+  table.sort(arrows)
+  table.sort(labels)
+  table.sort(leaders)
+  return setup .. table.concat(arrows, '\n') .. '\n' .. table.concat(leaders, '\n') .. '\n' .. table.concat(labels, '\n') .. '\n' .. body, drawn
 end
 
 local function roofline_chart(g)
-  local page, drawn = roofline_script(g, 560, 230, false)
-  local phone = roofline_script(g, 250, 330, true)
-  return render_chart('roofline-' .. g.gpu, page, 400, nil, phone), drawn
+  local H = 400
+  local page, drawn = roofline_script(g, 680, H, 12, 10, false)
+  local phone = roofline_script(g, PHONE_W, phone_height(H, 680), 11, 11, true)
+  return render_chart('roofline-' .. g.gpu, page, H, 680, phone), drawn
 end
 
 
