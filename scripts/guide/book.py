@@ -351,6 +351,7 @@ def chapter_doc(data, c):
 # The counters a chapter shows beside its claims, under names a reader knows (the metric's own
 # name is printed under it in small type). A counter not named here is named after its metric.
 PLAIN = {
+    "record:size": "elements in the profiled run",
     "ncu:dram__bytes_read.sum": "DRAM bytes read",
     "ncu:dram__bytes_write.sum": "DRAM bytes written",
     "ncu:dram__throughput.avg.pct_of_peak_sustained_elapsed": "DRAM busy (% of peak)",

@@ -28,11 +28,14 @@ ROOFLINE_FLOP_METRICS = {
 }
 ROOFLINE_DRAM_METRICS = ("dram__bytes_read.sum", "dram__bytes_write.sum")
 RESULT_FIELDS = ["median_us", "rate"]          # result:FIELD in an expression
+# record:size in an expression: the size the program's evidence was recorded at, so a per-element
+# figure follows the [record] size instead of repeating it as a literal.
+RECORD_FIELDS = ["size"]
 DURATION = "gpu__time_duration.sum"            # profiled with every chapter's ncu metrics
 # The facts scripts/evidence_parse.py's aggregate_ptxas writes for every program it compiled.
 PTXAS_METRICS = ["registers", "stack_bytes", "spill_store_bytes", "spill_load_bytes", "smem_bytes"]
 
-METRIC_REF = re.compile(r"\b(ncu|ptxas|sass|host|result):([A-Za-z_](?:[A-Za-z0-9_.]*[A-Za-z0-9_])?)")
+METRIC_REF = re.compile(r"\b(ncu|ptxas|sass|host|result|record):([A-Za-z_](?:[A-Za-z0-9_.]*[A-Za-z0-9_])?)")
 PROGRAM_REF = re.compile(r"\b(naive|optimized|library)\b(?:\[([^\]]*)\])?")
 ARITH = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Add, ast.Sub, ast.Mult, ast.Div,
          ast.USub, ast.UAdd, ast.Constant, ast.Name, ast.Load)
@@ -198,6 +201,9 @@ def parse_value(text, what):
         if tool == "result" and metric not in RESULT_FIELDS:
             raise ResultsError(f"{what}: '{text}': result:{metric} is not one of "
                                + ", ".join("result:" + f for f in RESULT_FIELDS))
+        if tool == "record" and metric not in RECORD_FIELDS:
+            raise ResultsError(f"{what}: '{text}': record:{metric} is not one of "
+                               + ", ".join("record:" + f for f in RECORD_FIELDS))
     return tree, names
 
 
@@ -413,6 +419,10 @@ def metric_value(data, slug, number, program, tool, metric, rows=None):
     if rows is None:
         rows = [r for r in data.evidence.get(slug, []) if int(r["chapter"]) == number
                 and r["variant"] == variant and r["options"] == options]
+    if tool == "record":
+        if not rows:
+            raise Missing(f"{program} record:{metric}")
+        return float(rows[0][metric])
     hit = next((r for r in rows if r["tool"] == tool and r["metric"] == metric), None)
     if hit is None:
         raise Missing(f"{program} {tool}:{metric}")

@@ -212,6 +212,19 @@ def main():
         expect(t, "PLANT an inline value at the start of a line (Markdown would cut the "
                "sentence): `readme --check` fails", ["readme", "--check"], 1,
                "an inline value begins the line")
+        # record:size is the size the program's evidence was recorded at (16384 in the fixture).
+        t.write(f"chapters/{CHAPTER}/README.md", good.replace(
+            "h100 optimized ncu:l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum / 1e3 :.2f",
+            "h100 optimized ncu:l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum / record:size :.4f"))
+        expect(t, "`readme` divides by record:size, the size the evidence was taken at",
+               ["readme"], 0, "updated")
+        check("record:size reads the evidence rows' size (4000 / 16384 = 0.2441)",
+              "record:size :.4f -->0.2441<" in open(readme).read(), open(readme).read()[:600])
+        t.write(f"chapters/{CHAPTER}/README.md", good.replace(
+            "h100 optimized ncu:l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum / 1e3 :.2f",
+            "h100 optimized ncu:l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum / record:elements :.2f"))
+        expect(t, "PLANT record:elements (not a field): `readme` fails", ["readme"], 1,
+               "record:elements is not one of record:size")
         t.write(f"chapters/{CHAPTER}/README.md", good)
 
         # Claims: contradicted, not recorded, stale; a missed prediction is not a failure.
