@@ -187,7 +187,19 @@ const struct problem PROBLEM = {
                    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,"
                    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,"
                    "sm__sass_inst_executed_op_texture.sum,"
-                   "l1tex__t_sectors_pipe_tex_mem_texture.sum",
+                   "l1tex__t_sectors_pipe_tex_mem_texture.sum,"
+                   /* What limits each path: the stall reasons per issued instruction
+                    * (a full TEX queue, waiting on L1TEX results, a full LSU queue),
+                    * and how busy the TEX pipe, the L1TEX unit, the schedulers and
+                    * DRAM are. */
+                   "smsp__average_warps_issue_stalled_tex_throttle_per_issue_active.ratio,"
+                   "smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio,"
+                   "smsp__average_warps_issue_stalled_lg_throttle_per_issue_active.ratio,"
+                   "smsp__average_warps_issue_stalled_mio_throttle_per_issue_active.ratio,"
+                   "sm__inst_executed_pipe_tex.avg.pct_of_peak_sustained_active,"
+                   "l1tex__throughput.avg.pct_of_peak_sustained_active,"
+                   "smsp__issue_active.avg.pct_of_peak_sustained_active,"
+                   "dram__throughput.avg.pct_of_peak_sustained_elapsed",
     /* Nearly along the rows, and nearly down the columns, of the source. */
     .sweeps = {"--angle 5", "--angle 85"},
     .device_bytes = device_bytes,

@@ -27,7 +27,7 @@ ROOFLINE_FLOP_METRICS = {
     "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum": 2,
 }
 ROOFLINE_DRAM_METRICS = ("dram__bytes_read.sum", "dram__bytes_write.sum")
-RESULT_FIELDS = ["median_us", "rate"]          # result:FIELD in an expression
+RESULT_FIELDS = ["median_us", "rate", "pct_roof"]  # result:FIELD in an expression
 DURATION = "gpu__time_duration.sum"            # profiled with every chapter's ncu metrics
 # The facts scripts/evidence_parse.py's aggregate_ptxas writes for every program it compiled.
 PTXAS_METRICS = ["registers", "stack_bytes", "spill_store_bytes", "spill_load_bytes", "smem_bytes"]
@@ -422,7 +422,7 @@ def metric_value(data, slug, number, program, tool, metric, rows=None):
 def metric_unit(data, slug, number, tool, metric):
     """The unit a recorded counter was written with ('' if none), or a results field's."""
     if tool == "result":
-        return "µs" if metric.endswith("_us") else "rate"
+        return "µs" if metric.endswith("_us") else "%" if metric == "pct_roof" else "rate"
     hit = next((r for r in data.evidence.get(slug, []) if int(r["chapter"]) == number
                 and r["tool"] == tool and r["metric"] == metric), None)
     return hit["unit"] if hit else ""
