@@ -47,6 +47,7 @@ static void *create(const struct config *c)
                  c->seed, 0);
     rng_fill_i32(h->pick, (size_t)h->n, 0, (int32_t)(h->npool - 1), c->seed, 1);
     for (long k = 0; k < RECORD_WORDS; k++)
+#pragma omp parallel for schedule(static) /* 128M scattered reads: every core */
         for (long r = 0; r < h->n; r++)
             h->h_in[k * h->n + r] = h->pool[(size_t)h->pick[r] * RECORD_WORDS + k];
     h->in = (uint32_t *)device_alloc(in_bytes(h->n));
@@ -76,7 +77,8 @@ static int check(void *data, struct check_report *r)
                 pool_ref[(size_t)p * bins + symbol * bins / 256]++;
             }
     for (size_t b = 0; b < bins; b++)
-        for (size_t i = 0; i < n; i++)
+#pragma omp parallel for schedule(static)
+        for (long i = 0; i < (long)n; i++)
             ref[b * n + i] = pool_ref[(size_t)h->pick[i] * bins + b];
     check_bytes(got, ref, bytes, 1, r);
     free(got);
