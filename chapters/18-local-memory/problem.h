@@ -15,6 +15,7 @@
 struct localmem {
     long n;            /* records */
     int bins;          /* --bins: histogram bins per record (a power of two) */
+    int packed;        /* --packed 1: optimized.cu keeps four 8-bit counters per register */
     uint32_t *in;      /* device: word k of record r at in[k * n + r] */
     uint8_t *out;      /* device: count of bin b of record r at out[b * n + r] */
     uint32_t *h_in;    /* host copy of the input, same layout */

@@ -27,7 +27,7 @@ ROOFLINE_FLOP_METRICS = {
     "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum": 2,
 }
 ROOFLINE_DRAM_METRICS = ("dram__bytes_read.sum", "dram__bytes_write.sum")
-RESULT_FIELDS = ["median_us", "rate"]          # result:FIELD in an expression
+RESULT_FIELDS = ["median_us", "rate", "pct_roof"]  # result:FIELD in an expression
 # record:size in an expression: the size the program's evidence was recorded at, so a per-element
 # figure follows the [record] size instead of repeating it as a literal.
 RECORD_FIELDS = ["size"]
@@ -432,7 +432,7 @@ def metric_value(data, slug, number, program, tool, metric, rows=None):
 def metric_unit(data, slug, number, tool, metric):
     """The unit a recorded counter was written with ('' if none), or a results field's."""
     if tool == "result":
-        return "µs" if metric.endswith("_us") else "rate"
+        return "µs" if metric.endswith("_us") else "%" if metric == "pct_roof" else "rate"
     hit = next((r for r in data.evidence.get(slug, []) if int(r["chapter"]) == number
                 and r["tool"] == tool and r["metric"] == metric), None)
     return hit["unit"] if hit else ""
