@@ -218,17 +218,24 @@ static double bytes(const void *data)
     return 2.0 * sizeof(float2) * ((const struct trigred *)data)->n;
 }
 
-/* The issue roof's work (METRIC_ISSUE), warp instructions: per sample, 40
- * per 32 samples (a warp's trip through the loop), a floor under what the
- * fast forms need (phase, wrap, reduction on the fast path, two short
- * polynomials, two compensated adds; the first edition's wrapped kernel
- * executed about 60 with separate sine and cosine calls). Like bytes(), the
- * fewest that must issue, credited to every program; claim issue-floor holds
- * the optimized kernel's count above it. */
+/* The issue roof's work (METRIC_ISSUE), warp instructions: 32 per 32 samples
+ * (a warp's trip through the loop), credited to every program like bytes().
+ * It must be a floor under every program and option, or a row could read
+ * above 100% of the roof. The leanest program is the naive one with --sinpi 1
+ * (no wrap; sincospif's main path): its PTX holds, per sample, 29
+ * floating-point operations that each become a SASS instruction (11 FMAs,
+ * the 8 adds of the two compensated sums, 3 other adds, a multiply, 3
+ * roundings or conversions, 3 selects) and 5 tests (the quadrant's bits,
+ * whole and huge arguments), at least 3 instructions however ptxas folds
+ * them, branches or predicates: 32. The radians forms
+ * and the wrapped ones add to that. The rework first credited 40 (the figure
+ * claim issue-floor names), which the leanest form may not reach; claim
+ * credit-under-every-program holds 32 under every profiled program, and
+ * issue-floor still holds the wrapped kernel between 40 and 60. */
 static double flops(const void *data)
 {
     const struct trigred *t = (const struct trigred *)data;
-    return 40.0 * t->terms * (double)t->n / 32.0;
+    return 32.0 * t->terms * (double)t->n / 32.0;
 }
 
 static void destroy(void *data)
