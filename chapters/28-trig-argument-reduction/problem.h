@@ -3,6 +3,7 @@
 #define TRIGRED_PROBLEM_H
 
 #include "chapter.h"
+#include "pool.h"
 
 #include <stdint.h>
 
@@ -16,22 +17,24 @@ struct trigred {
     long n;           /* oscillators */
     int terms;        /* --terms: samples per oscillator */
     int octave;       /* --octave: start phases in [2^octave, 2^(octave+1)) cycles */
+    int sinpi;        /* --sinpi: sincospif of half cycles instead of sincosf of radians */
     float2 *in;       /* device input: (start phase p in cycles, frequency f) */
     float2 *out;      /* device output: (sum of cos, sum of sin) */
-    float2 *h_in;     /* host input */
-    float2 *pool;     /* the distinct input values (see problem.cu) */
-    int32_t *pick;    /* h_in[i] = pool[pick[i]] */
-    long npool;
+    float2 *values;   /* the distinct oscillators; oscillator i is values[pool.pick[i]] */
+    struct pool pool; /* pool-and-pick inputs (common/pool.h) */
     int rule;         /* the program's check_rule */
 };
 
 /* What each program declares as the check_rule of its struct variant: the
- * functions it calls on which argument, and so the error bound the check
- * derives. */
+ * phase it hands to the trigonometry, and so (with --sinpi) the error bound
+ * the check derives. */
 enum trigred_rule {
-    RULE_SINF_RADIANS = 1, /* sinf, cosf (2 ulp) of w = fl(6.2831855f q) */
-    RULE_SINPI_WRAPPED = 2 /* sinpif, cospif (1 ulp) of t = 2 (q - rint(q)), exact */
+    RULE_RAW_PHASE = 1,    /* the phase q as it is, up to 2^21 cycles */
+    RULE_WRAPPED_PHASE = 2 /* q - rint(q), exact, in [-1/2, 1/2] cycle */
 };
+
+/* 2 pi, as the compiler rounds the literal 6.28318531f. */
+#define TWO_PI_F 6.28318531f
 
 extern const struct problem PROBLEM;
 
@@ -47,6 +50,24 @@ static __device__ __forceinline__ void kahan_add(float *sum, float *comp, float 
     *comp = __fsub_rn(__fsub_rn(s, *sum), y);
     *sum = s;
 }
+
+#ifdef __CUDACC__
+// [trig]
+/* cos and sin of 2 pi x for a phase x in cycles, in one call that shares the
+ * argument reduction between the two: --sinpi 0 (SINPI) in radians, sincosf of
+ * fl(2 pi x), whose reduction leaves its fast path beyond |2 pi x| = 105615;
+ * --sinpi 1 in half cycles, sincospif of 2 x (exact), which reduces any
+ * argument exactly and cheaply by itself. */
+template <int SINPI>
+static __device__ __forceinline__ void sincos_cycles(float x, float *s, float *c)
+{
+    if (SINPI)
+        sincospif(2.0f * x, s, c);
+    else
+        sincosf(TWO_PI_F * x, s, c);
+}
+// [trig]
+#endif
 
 static inline unsigned trigred_grid(long n) { return (unsigned)((n + BLOCK - 1) / BLOCK); }
 

@@ -1,23 +1,32 @@
-/* Chapter 30, naive: one __half per thread. Each step of Horner's rule is one
- * fused multiply-add in half precision; the hardware executes it as an HFMA2
- * instruction with one of its two lanes in use (the operands read as
- * .H0_H0 in SASS), so the FP16 units do half the work they could. */
+/* Chapter 30, naive: CHAINS __half values per thread, each its own Horner
+ * chain. Each step is one fused multiply-add in half precision; the hardware
+ * executes it as an HFMA2 instruction with one of its two lanes in use (the
+ * operands read as .H0_H0 in SASS), so each instruction does half the work it
+ * could. */
 #include "problem.h"
 #include "cuda_check.h"
 
 // [kernel]
-template <int DEGREE> /* --degree picks the instance: the chain stays unrolled */
+template <int DEGREE> /* --degree picks the instance: the chains stay unrolled */
 __global__ void horner_kernel(__half *out, const __half *in, long n, struct poly p)
 {
-    long i = blockIdx.x * (long)blockDim.x + threadIdx.x;
-    if (i >= n)
-        return;
-    __half x = in[i];
-    __half y = p.c[DEGREE];
+    long first = blockIdx.x * (long)blockDim.x + threadIdx.x, stride = (long)gridDim.x * blockDim.x;
+    __half x[CHAINS], y[CHAINS];
+#pragma unroll
+    for (int c = 0; c < CHAINS; c++) { /* values first + c * stride: coalesced */
+        long i = first + c * stride;
+        x[c] = i < n ? in[i] : __float2half(0.0f);
+        y[c] = p.c[DEGREE];
+    }
 #pragma unroll
     for (int k = DEGREE - 1; k >= 0; k--)
-        y = __hfma(y, x, p.c[k]); /* y = y * x + c_k, one rounding */
-    out[i] = y;
+#pragma unroll
+        for (int c = 0; c < CHAINS; c++)
+            y[c] = __hfma(y[c], x[c], p.c[k]); /* y = y * x + c_k, one rounding */
+#pragma unroll
+    for (int c = 0; c < CHAINS; c++)
+        if (first + c * stride < n)
+            out[first + c * stride] = y[c];
 }
 // [kernel]
 
@@ -39,7 +48,8 @@ static horner_fn kernel_for(int degree)
 static void run(void *data, cudaStream_t s)
 {
     struct horner *h = (struct horner *)data;
-    unsigned blocks = (unsigned)((h->n + BLOCK - 1) / BLOCK); /* a thread per value */
+    long per_block = (long)BLOCK * CHAINS; /* a thread per CHAINS values */
+    unsigned blocks = (unsigned)((h->n + per_block - 1) / per_block);
     kernel_for(h->degree)<<<blocks, BLOCK, 0, s>>>(h->out, h->in, h->n, h->p);
     CHECK_LAUNCH();
 }

@@ -1,27 +1,36 @@
-/* Chapter 30, optimized: two values per thread in a __half2. Each step of
- * Horner's rule is one HFMA2 that computes both values' multiply-adds, so
+/* Chapter 30, optimized: CHAINS __half2 pairs per thread, each its own Horner
+ * chain. Each step is one HFMA2 that computes both values' multiply-adds, so
  * the same work takes half the instructions. The arithmetic of each lane is
  * exactly that of the scalar program: the results are the same bits. */
 #include "problem.h"
 #include "cuda_check.h"
 
 // [kernel]
-template <int DEGREE> /* --degree picks the instance: the chain stays unrolled */
+template <int DEGREE> /* --degree picks the instance: the chains stay unrolled */
 __global__ void horner_kernel(__half *out, const __half *in, long n, struct poly2 p)
 {
-    long i = blockIdx.x * (long)blockDim.x + threadIdx.x; /* the pair 2i, 2i + 1 */
-    if (2 * i >= n)
-        return;
-    int pair = 2 * i + 1 < n; /* an odd n leaves the last value alone */
-    __half2 x = pair ? ((const __half2 *)in)[i] : __half2half2(in[2 * i]);
-    __half2 y = p.c[DEGREE];
+    long first = blockIdx.x * (long)blockDim.x + threadIdx.x, stride = (long)gridDim.x * blockDim.x;
+    __half2 x[CHAINS], y[CHAINS];
+#pragma unroll
+    for (int c = 0; c < CHAINS; c++) { /* the pairs 2i, 2i + 1 for i = first + c * stride */
+        long i = first + c * stride;
+        x[c] = 2 * i + 1 < n ? ((const __half2 *)in)[i]
+                             : __half2half2(2 * i < n ? in[2 * i] : __float2half(0.0f));
+        y[c] = p.c[DEGREE];
+    }
 #pragma unroll
     for (int k = DEGREE - 1; k >= 0; k--)
-        y = __hfma2(y, x, p.c[k]); /* both lanes: y = y * x + c_k */
-    if (pair)
-        ((__half2 *)out)[i] = y;
-    else
-        out[2 * i] = __low2half(y);
+#pragma unroll
+        for (int c = 0; c < CHAINS; c++)
+            y[c] = __hfma2(y[c], x[c], p.c[k]); /* both lanes: y = y * x + c_k */
+#pragma unroll
+    for (int c = 0; c < CHAINS; c++) {
+        long i = first + c * stride;
+        if (2 * i + 1 < n)
+            ((__half2 *)out)[i] = y[c];
+        else if (2 * i < n) /* an odd n leaves the last value alone */
+            out[2 * i] = __low2half(y[c]);
+    }
 }
 // [kernel]
 
@@ -43,8 +52,8 @@ static horner_fn kernel_for(int degree)
 static void run(void *data, cudaStream_t s)
 {
     struct horner *h = (struct horner *)data;
-    long pairs = (h->n + 1) / 2;
-    unsigned blocks = (unsigned)((pairs + BLOCK - 1) / BLOCK); /* a thread per pair */
+    long pairs = (h->n + 1) / 2, per_block = (long)BLOCK * CHAINS; /* a thread per CHAINS pairs */
+    unsigned blocks = (unsigned)((pairs + per_block - 1) / per_block);
     kernel_for(h->degree)<<<blocks, BLOCK, 0, s>>>(h->out, h->in, h->n, h->p2);
     CHECK_LAUNCH();
 }
