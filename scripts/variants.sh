@@ -37,14 +37,19 @@ gpu_identity() {
 # one per core; each is a short process, and at the test sizes one leaves the GPU and the other
 # cores idle). Each runs in a subshell with its own $log; its output is printed whole, in the
 # items' order, as soon as it and every item before it are done, and its PASS:/FAIL: lines are
-# added to the caller's `pass` and `fail`.
+# added to the caller's `pass` and `fail`. Items matching the glob $RUN_FIRST start first (the
+# long ones, so that none of them is left to run alone at the end); the output order is the same.
+# With $RUN_TIMES set, each item's wall seconds are appended to that file ("SECONDS<TAB>ITEM").
 run_each() {
-    local fn=$1 threads out i=0 next=0 n=$(($# - 1)) p f most=${TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
+    local fn=$1 threads out i next=0 n=$(($# - 1)) p f most=${TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
     shift
     case $most in '' | *[!0-9]* | 0) echo "error: TEST_JOBS='$most' is not a positive number" >&2; return 2 ;; esac
     threads=$(( $(nproc 2>/dev/null || echo 2) / most )); [ "$threads" -ge 1 ] || threads=1
     [ -z "${OMP_NUM_THREADS:-}" ] || threads=$OMP_NUM_THREADS
     out=$(mktemp -d)
+    local items=("$@") order=() item
+    for i in "${!items[@]}"; do [[ -n "${RUN_FIRST:-}" && ${items[$i]} == $RUN_FIRST ]] && order+=("$i"); done
+    for i in "${!items[@]}"; do [[ -n "${RUN_FIRST:-}" && ${items[$i]} == $RUN_FIRST ]] || order+=("$i"); done
     flush() {
         while [ $next -lt $n ] && [ -e "$out/$next.done" ]; do
             cat "$out/$next"
@@ -53,14 +58,16 @@ run_each() {
             next=$((next + 1))
         done
     }
-    for item in "$@"; do
+    for i in "${order[@]}"; do
+        item=${items[$i]}
         while [ "$(jobs -rp | wc -l)" -ge "$most" ]; do wait -n; flush; done
         # The host's OpenMP threads share the cores with the other items: without this, each of
         # TEST_JOBS programs would start one thread per core, and their spinning would crowd out
         # the rest.
-        (log="$out/$i.log"; export OMP_NUM_THREADS=$threads
-         "$fn" "$item" >"$out/$i" 2>&1; touch "$out/$i.done") &
-        i=$((i + 1))
+        (log="$out/$i.log"; export OMP_NUM_THREADS=$threads; t0=$SECONDS
+         "$fn" "$item" >"$out/$i" 2>&1
+         [ -z "${RUN_TIMES:-}" ] || printf '%s\t%s\n' $((SECONDS - t0)) "$item" >>"$RUN_TIMES"
+         touch "$out/$i.done") &
         flush
     done
     wait
