@@ -584,9 +584,28 @@ local DIAGRAMS = {
   end,
 }
 
+-- Where each chapter points the reader: the Programming Guide section it follows (the Best Practices
+-- Guide for the two chapters marked BPG; the guide's page, as its anchors are not verified here;
+-- the README's first lines name the section)
+-- and its source folder at the clone's published address (the front matter's), at this commit.
+local GUIDE_URL = 'https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html'
+local BPG_URL = 'https://docs.nvidia.com/cuda/cuda-c-best-practices-guide/index.html'
+local ORIGIN -- the clone's published address without ".git", or false
+local function chapter_links(c)
+  if ORIGIN == nil then
+    local o = first_line('git remote get-url origin') or ''
+    ORIGIN = o:match('^https?://[%w%-%._~/:]+$') and o:gsub('%.git$', '') or false
+  end
+  local guide = c.guide == 'BPG' and ('[CUDA C++ Best Practices Guide](' .. BPG_URL .. ')')
+    or ('[Programming Guide, section ' .. c.guide .. '](' .. GUIDE_URL .. ')')
+  local code = ORIGIN and ('[`' .. c.folder .. '/`](' .. ORIGIN .. '/tree/' .. first_line('git rev-parse HEAD') .. '/' .. c.folder .. ')')
+    or ('`' .. c.folder .. '/` (this clone records no published address)')
+  return pandoc.Div(md_blocks('Read: the ' .. guide .. '. Code: ' .. code .. '.'), pandoc.Attr('', {'chapter-links'}))
+end
+
 local function chapter_blocks(c)
   local src = pandoc.read(read_file(c.readme) or fail('%s cannot be read', c.readme), 'gfm+tex_math_dollars+smart').blocks
-  local out = pandoc.List({pandoc.Header(2, md_inlines(c.nn .. '\\. ' .. md_escape(c.title)), pandoc.Attr('ch-' .. c.nn, {'chapter'}))})
+  local out = pandoc.List({pandoc.Header(2, md_inlines(c.nn .. '\\. ' .. md_escape(c.title)), pandoc.Attr('ch-' .. c.nn, {'chapter'})), chapter_links(c)})
   local blocks = {}
   for _, g in ipairs(c.blocks) do blocks[g.kind .. ':' .. g.args] = g end
   local diagram = DIAGRAMS[c.nn] and DIAGRAMS[c.nn](c)

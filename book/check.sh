@@ -81,6 +81,35 @@ fi
 python3 book/check_book.py "$DATA" "$CHK/book.txt" "$CHK/dom" "$OUT/html" "$OUT/book.html" >"$CHK/text.log" 2>&1
 cat "$CHK/text.log"
 grep -qE '^(PASS|FAIL): ' "$CHK/text.log" || fail "book/check_book.py checked nothing: $(tail -n 1 "$CHK/text.log")"
+# Planted: chapter 15 without its links (the PDF's annotations on its pages, the HTML's div, the
+# folder's name) and without its Takeaway heading; each of the three checks must fail.
+local p=$CHK/planted-chapter
+mkdir -p "$p/dom" && cp "$CHK"/dom/*.html "$p/dom/" && python3 - "$DATA" "$CHK/book" "$p" <<'PY'
+import json, re, sys
+sys.path.insert(0, "book")
+import check_book as cb
+data, book, p = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3]
+c = next(c for c in data["chapters"] if c["nn"] == "15")
+pages = open(book + ".txt", encoding="utf-8").read().split("\f")
+s, e = cb.pdf_chapters("\f".join(pages), data["chapters"], spans=True)["15"]
+for i in range(s, e):
+    pages[i] = pages[i].replace("Takeaway", "Summing up").replace(c["folder"].split("-")[0], "elsewhere")
+open(p + "/book.txt", "w", encoding="utf-8").write("\f".join(pages))
+urls = [l for l in open(book + ".urls").read().splitlines() if not (l.split()[:1] and l.split()[0].isdigit()
+        and s < int(l.split()[0]) <= e)]
+open(p + "/book.urls", "w").write("\n".join(urls) + "\n")
+dom = open(p + "/dom/ch-15.html", encoding="utf-8").read()
+dom = re.sub(r'<div class="chapter-links">.*?</div>', "", dom, flags=re.S)
+dom = re.sub(r"(<h[3-6][^>]*>)Takeaway", r"\1Summing up", dom)
+open(p + "/dom/ch-15.html", "w", encoding="utf-8").write(dom)
+PY
+python3 book/check_book.py chapters "$DATA" "$p/book.txt" "$p/dom" >"$p/log" 2>&1
+if [ "$(grep -cE "^FAIL: .*missing in (chapters )?\['15[^,]*'(, '15 [^,]*')?\]$" "$p/log")" -eq 3 ] &&
+   [ "$(grep -c '^FAIL: ' "$p/log")" -eq 3 ]; then
+    pass "the guide-link, source-link and takeaway checks each fail on chapter 15 with them removed"
+else
+    fail "the chapter link and takeaway checks do not all fail on chapter 15 with them removed:"; sed 's/^/    /' "$p/log"
+fi
 }
 
 # --- 3. Pictures to look at ---------------------------------------------------------------------------------
@@ -485,6 +514,7 @@ for i, p in enumerate(pages, 1):
 section 5-build-fails build_fails   # needs only the data: beside the rest of the build
 build >>"$CHK/out/1-build" 2>&1 || finish
 pdftotext -enc UTF-8 "$OUT/book.pdf" "$CHK/book.txt" 2>/dev/null
+pdfinfo -url "$OUT/book.pdf" >"$CHK/book.urls" 2>/dev/null
 section 2-text text_checks
 section 3-pictures pictures
 section 4-pdf pdf_checks
