@@ -542,7 +542,155 @@ local function branch_sides(code)
   return warps
 end
 
+-- The global reads and writes of each kernel a listing defines, counted from its text: an array
+-- indexed by [i] on the left of "=" is written, anywhere else read.
+local function kernel_traffic(code)
+  local out = {}
+  for name, body in code:gmatch('__global__%s+void%s+([%w_]+)%s*(%b()%s*%b{})') do
+    local reads, writes = 0, 0
+    for lhs, eq in body:gmatch('[%w_]+%[i%]()%s*(=?=?)') do
+      if eq == '=' then writes = writes + 1 else reads = reads + 1 end
+    end
+    out[#out + 1] = {name, reads, writes}
+  end
+  return out
+end
+
+-- The occupancy rules of a compute capability (the CUDA occupancy calculator's): per SM at most
+-- warps warps, blocks blocks, regs registers (allocated per warp in reg_unit), smem bytes of
+-- shared memory (allocated per block in smem_unit, reserved more taken by the system per block).
+local OCCUPANCY = {['9.0'] = {warps = 64, blocks = 32, regs = 65536, reg_unit = 256, smem = 233472, smem_unit = 128, reserved = 1024}}
+local function resident(r, threads, regs, smem)
+  local wpb = (threads + 31) // 32
+  local per_warp = -(-(regs * 32) // r.reg_unit) * r.reg_unit
+  local limits = {
+    math.min(r.warps // wpb, r.blocks) * wpb,
+    (r.regs // per_warp) // wpb * wpb,
+    r.smem // (-(-(smem + r.reserved) // r.smem_unit) * r.smem_unit) * wpb,
+  }
+  local least = math.min(table.unpack(limits))
+  return least, limits
+end
+local function recorded(c, name)
+  local out = {}
+  for _, e in ipairs(c.evidence or {}) do
+    for _, m in ipairs(e.metrics) do if m.metric == name then out[e.gpu] = m.values end end
+  end
+  return out
+end
+
+-- The host's CUDA calls in a loop listing, run for a few iterations on a model clock: each call
+-- takes the host a unit (a launch less), a kernel the GPU a longer one, and a call that waits for
+-- the device (a wrappers' comment says "waits until the device is idle") starts only when the
+-- GPU is idle. The branch of an "if (w->strategy == STRATEGY_X)" the chapter's default strategy
+-- takes is kept. Returns {host = {{x0, x1, label}}, gpu = {...}, waits = n} or nil.
+local function alloc_timeline(code, waits_for, default_strategy, iters)
+  local cond, yes, no = code:match('if%s*%(w%->strategy%s*==%s*STRATEGY_(%w+)%)%s*(%b{})%s*else%s*(%b{})')
+  if cond then code = (cond == default_strategy) and yes or no end
+  local pre, loop, post = code:match('^(.-)for%s*%b()%s*(%b{})(.*)$')
+  if not loop then pre, loop, post = code:match('^(.-)for%s*%b()%s*([^;{]+;)(.*)$') end
+  if not loop then return nil end
+  local function calls(text)
+    local out = {}
+    for name in text:gmatch('([%w_]+)%s*%(') do
+      if name:match('^timed_') or name == 'iteration' then out[#out + 1] = name:gsub('^timed_', '') end
+    end
+    return out
+  end
+  local seq = calls(pre)
+  for _ = 1, iters do for _, c in ipairs(calls(loop)) do seq[#seq + 1] = c end end
+  local host, gpu, t, idle, waits = {}, {}, 0, 0, 0
+  for _, c in ipairs(seq) do
+    if c == 'iteration' then
+      for _, k in ipairs({'produce', 'consume'}) do
+        host[#host + 1] = {t, t + 0.3, 'launch'}; t = t + 0.3
+        local s0 = math.max(t, idle); gpu[#gpu + 1] = {s0, s0 + 1.5, k}; idle = s0 + 1.5
+      end
+    else
+      if waits_for[c] and idle > t then host[#host + 1] = {t, idle, 'wait'}; t = idle; waits = waits + 1 end
+      local d = c:match('Async$') and 0.3 or 1
+      host[#host + 1] = {t, t + d, c}; t = t + d
+    end
+  end
+  return {host = host, gpu = gpu, waits = waits, calls = #calls(loop) * iters + #calls(pre)}
+end
+
 local DIAGRAMS = {
+  ['36'] = function(c)
+    local waits_for, progs = {}, {}
+    local h = read_file(c.folder .. '/problem.h') or ''
+    for name, body in h:gmatch('static inline void timed_([%w_]+)%s*%b()%s*(%b{})') do
+      if body:match('waits until the device is idle') then waits_for[name] = true end
+    end
+    local strategy
+    for name, v in h:gmatch('STRATEGY_(%w+)%s*=%s*(%d+)') do
+      if v == (((c.results[1] or {}).knobs or ''):match('strategy=(%d+)') or '0') then strategy = name end
+    end
+    for _, b in ipairs(c.blocks) do
+      if b.kind == 'listing' and b.marker == 'loop' then
+        local tl = alloc_timeline(b.code, waits_for, strategy, 3)
+        if tl then progs[#progs + 1] = {b.file:gsub('%.cu$', ''), tl} end
+      end
+    end
+    if #progs < 2 or not next(waits_for) then return nil end
+    local svg, drawn = charts.timeline(c.nn, progs)
+    local function n(k) return drawn.programs[k].waits end
+    return figure_block(c.nn, 'Chapter ' .. c.number .. ': three iterations of each program\'s loop on a model clock (each call a ' ..
+      'unit of host time, each kernel a longer one of GPU time): naive waits for the device ' .. n(1) .. ' times in 3 iterations, its ' ..
+      'GPU idle while the host frees and allocates; optimized waits ' .. n(2) .. ' times in 3 iterations, its kernels back to back. ' ..
+      'Computed by running the calls of each loop listing in order (the branch of the default strategy, ' .. (strategy or '?'):lower() ..
+      '), not drawn by hand; the lengths are a model, the measured times are in the tables.', svg, drawn)
+  end,
+  ['01'] = function(c)
+    local progs = {}
+    for _, b in ipairs(c.blocks) do
+      if b.kind == 'listing' and b.marker == 'kernel' then progs[#progs + 1] = {b.file:gsub('%.cu$', ''), kernel_traffic(b.code)} end
+    end
+    if #progs < 2 or #progs[1][2] == 0 or #progs[2][2] == 0 then return nil end
+    local svg, drawn = charts.traffic(c.nn, progs)
+    local r = drawn.rows
+    return figure_block(c.nn, 'Chapter ' .. c.number .. ': the bytes each element moves through DRAM, kernel by kernel: ' ..
+      r[1].name .. ' (' .. r[1].kernels .. ' kernels, ' .. r[1].bytes .. ' bytes, each intermediate written and read back) and ' ..
+      r[2].name .. ' (' .. r[2].kernels .. ' kernel, ' .. r[2].bytes .. ' bytes). Counted from the arrays each kernel of the ' ..
+      'listings reads and writes (4-byte floats), not drawn by hand.', svg, drawn)
+  end,
+  ['10'] = function(c)
+    local g = DATA.gpus[1]
+    local cc = g and g.cc and g.cc[1]
+    local rules = cc and OCCUPANCY[cc]
+    local src = read_file(c.folder .. '/problem.h') or ''
+    local table_floats = src:match('#define%s+TABLE%s+(%d+)') and src:match('#define%s+TABLE_BYTES%s+%(TABLE%s*%*%s*sizeof%(float%)%)') and
+      tonumber(src:match('#define%s+TABLE%s+(%d+)'))
+    local regs = next(recorded(c, 'registers')) and select(2, next(recorded(c, 'registers'))).naive
+    regs = regs and math.floor(regs)
+    local block = tonumber(((c.results[1] or {}).knobs or ''):match('block=(%d+)') or '')
+    if not (rules and table_floats and regs and block) then return nil end
+    local smem = table_floats * 4
+    local names = {'warp/block limit', 'register limit', 'shared-memory limit'}
+    local curves, best, best_t = {{}, {}, {}, {}}, -1, 0
+    for t = 32, 1024, 32 do
+      local least, limits = resident(rules, t, regs, smem)
+      for k = 1, 3 do curves[k][#curves[k] + 1] = limits[k] end
+      curves[4][#curves[4] + 1] = least
+      if least >= best then best, best_t = least, t end -- the API: the most warps, the largest block on a tie
+    end
+    local named = {}
+    for k = 1, 3 do named[#named + 1] = {names[k], curves[k]} end
+    named[#named + 1] = {'resident warps', curves[4]}
+    local marks = {{'naive', block, (resident(rules, block, regs, smem))}, {'optimized', best_t, best}}
+    local svg, drawn = charts.occupancy(c.nn, named, marks, rules.warps)
+    -- What the occupancy API itself returned on each GPU, for check_pdf.py diagrams.
+    drawn.recorded = {}
+    local threads, warps = recorded(c, 'block_threads'), recorded(c, 'warps_per_sm')
+    for gpu, v in pairs(warps) do
+      for prog, w in pairs(v) do drawn.recorded[#drawn.recorded + 1] = {gpu = gpu, program = prog, block = threads[gpu][prog], warps = w} end
+    end
+    return figure_block(c.nn, 'Chapter ' .. c.number .. ': resident warps per SM against threads per block for this chapter\'s kernel (' ..
+      regs .. ' registers per thread, a table of ' .. smem // 1024 .. ' KB in shared memory per block plus the ' .. rules.reserved // 1024 ..
+      ' KB the system keeps), by the occupancy rules of compute capability ' .. cc .. ': naive\'s ' .. block .. ' threads hold ' ..
+      marks[1][3] .. ' warps, the API\'s choice of ' .. best_t .. ' threads ' .. best .. ' warps. Computed from the kernel\'s resources, ' ..
+      'not drawn by hand; the book\'s check compares it with what the occupancy API returned on each GPU (the record in appendix C).', svg, drawn)
+  end,
   ['32'] = function(c)
     local progs = {}
     for _, b in ipairs(c.blocks) do

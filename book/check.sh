@@ -282,10 +282,24 @@ pdf_check diagrams "$OUT/figures.json"
 python3 -c 'import json, re, sys
 figs = json.load(open(sys.argv[1]))
 for f in figs:
-    if re.search(r"-(sectors|banks|divergence)\.svg$", f["svg"]):
+    if re.search(r"-(sectors|banks|divergence|traffic|occupancy|timeline)\.svg$", f["svg"]):
         f["caption"] = re.sub(r"\d+-way", "8-way", re.sub(r"\d+ sectors", "3 sectors", re.sub(r"\d+ passes", "7 passes", f["caption"])))
+        f["caption"] = re.sub(r"\d+ bytes", "5 bytes", re.sub(r"\d+ warps", "7 warps", re.sub(r"\d+ times", "9 times", f["caption"])))
 json.dump(figs, open(sys.argv[2], "w"))' "$OUT/figures.json" "$CHK/figures-diagrams.json" &&
     planted_pdf "a picture whose caption gives other numbers than it draws" diagrams "$CHK/figures-diagrams.json"
+# Planted: the occupancy API's answer for the naive program's block, one warp more than drawn.
+python3 -c 'import json, sys
+figs = json.load(open(sys.argv[1]))
+for f in figs:
+    for r in (f.get("drawn") or {}).get("recorded", []) if isinstance(f.get("drawn"), dict) else []:
+        if r["program"] == "naive": r["warps"] += 1
+json.dump(figs, open(sys.argv[2], "w"))' "$OUT/figures.json" "$CHK/figures-occupancy.json" &&
+    planted_pdf "an occupancy API answer one warp off the picture" diagrams "$CHK/figures-occupancy.json"
+# Planted: the book without its one picture of Part V (chapter 36's timeline).
+python3 -c 'import json, sys
+json.dump([f for f in json.load(open(sys.argv[1])) if "-timeline" not in f["svg"]], open(sys.argv[2], "w"))' \
+    "$OUT/figures.json" "$CHK/figures-nopart.json" &&
+    planted_pdf "the book without chapter 36's picture (Part V)" diagrams "$CHK/figures-nopart.json"
 # Noise above 5% in bold. Planted: the data with a quiet sweep row's noise raised to 55.5%
 # (the book, built from the real data, does not set it in bold).
 pdf_check noisy "$DATA" "$OUT/book.json"

@@ -366,20 +366,36 @@ def roofline_labels(figures_path):
 
 
 def diagrams(figures_path):
-    """The pictures of a mechanism (sectors a warp touches, banks a warp reads, lanes on each side
-    of a branch; book/charts.lua
-    computes them from the chapter's indexing): there are some, and each caption's numbers (32
-    sectors, a 32-way conflict) are what its chart shows."""
+    """The pictures of a mechanism (bytes each kernel moves through DRAM, resident warps per SM,
+    sectors a warp touches, banks a warp reads, lanes on each side of a branch; book/charts.lua
+    computes them from the chapter's code): one for each Part that has one (I to V) and at least
+    five, each caption's numbers (32 sectors, a 32-way conflict, 24 bytes, 6 warps) are what its
+    chart shows, and the occupancy picture's warps are what the occupancy API returned on each GPU
+    for the same block size."""
     figs = [f for f in json.load(open(figures_path, encoding="utf-8"))
-            if re.search(r"-(sectors|banks|divergence)\.svg$", f["svg"])]
-    check(len(figs) >= 2, f"the book has pictures of a mechanism computed from the code ({len(figs)})")
+            if re.search(r"-(sectors|banks|divergence|traffic|occupancy|timeline)\.svg$", f["svg"])]
+    check(len(figs) >= 6, f"the book has pictures of a mechanism computed from the code ({len(figs)})")
+    part = {l.split("\t")[0]: l.split("\t")[2] for l in open("book/chapters.tsv", encoding="utf-8")
+            if re.match(r"\d\d\t", l)}
+    have = {part.get(re.search(r"/ch(\d\d)-", f["svg"]).group(1)) for f in figs}
+    lack = sorted(set(part.values()) - have)
+    check(not lack, "every Part has a picture of a mechanism" + (f"; Parts {lack} have none" if lack else ""))
     for f in figs:
         drawn = svg_text(f["svg"])
-        said = re.findall(r"(\d+) sectors|(\d+)-way|(\d+) passes for 2 warps", f["caption"])
-        shown = [f"{a} sectors" if a else f"{b}-way" if b else f"{c} passes for 2 warps" for a, b, c in said]
+        said = re.findall(r"(\d+) sectors|(\d+)-way|(\d+) passes for 2 warps|(\d+) bytes|(\d+) warps|(\d+) times in 3", f["caption"])
+        shown = [f"{a} sectors" if a else f"{b}-way" if b else f"{c} passes for 2 warps" if c else
+                 f"{d} bytes" if d else f"{e} warps" if e else f"{g} times in 3" for a, b, c, d, e, g in said]
         missing = [x for x in shown if x not in drawn]
         check(said and not missing, f"{f['label']}: the numbers its caption gives ({', '.join(shown)}) "
               f"are the ones its chart draws" + (f"; not drawn: {missing}" if missing else ""))
+        marks = {m["block"]: m["warps"] for m in f.get("drawn", {}).get("marks", [])}
+        rec = f.get("drawn", {}).get("recorded", [])
+        if marks:
+            wrong = [f"{r['gpu']} {r['program']}: {r['block']} threads, {r['warps']} warps, drawn {marks[r['block']]}"
+                     for r in rec if r["block"] in marks and r["warps"] != marks[r["block"]]]
+            same = [r for r in rec if r["block"] in marks]
+            check(same and not wrong, f"{f['label']}: the resident warps it draws are what the occupancy API returned "
+                  f"({len(same)} recorded)" + (f"; differ: {wrong[:4]}" if wrong else ""))
     return 1 if check_book.failed else 0
 
 
