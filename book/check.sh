@@ -481,9 +481,16 @@ open(f, "w", encoding="utf-8").write(s)' "$1" "$2" "$page"
 d = json.loads(body.strip().rstrip(";"))
 d["entries"] = [e for e in d["entries"] if d["pages"][e[0]][0] != page]
 s = head + "window.BOOK_INDEX = " + json.dumps(d) + ";\n"'
-    # Search (a second a copy) only where it is the planted defect; that copy's lines get its label.
-    { python3 book/html/check.py --widths 390 --pages "$page" --no-search $(ls -d "$P"/* | grep -v /search-gap$)
+    plant no-arrow-keys
+    edit "$P/no-arrow-keys/book.js" 's = s.replace("ArrowRight", "ArrowNone")'
+    plant no-theme   # the button no longer marks the root
+    edit "$P/no-theme/book.js" 's = s.replace("setAttribute(\x27data-theme\x27, theme)", "setAttribute(\x27data-none\x27, theme)")'
+    plant no-search-marks
+    edit "$P/no-search-marks/book.js" 's = s.replace("mark.className = \x27search-mark\x27", "mark.className = \x27search-gone\x27")'
+    # Search (a second a copy) only where it is the planted defect; those copies' lines get their labels.
+    { python3 book/html/check.py --widths 390 --pages "$page" --no-search $(ls -d "$P"/* | grep -Ev '/search-gap$|/no-search-marks$')
       python3 book/html/check.py --widths 390 --pages "$page" "$P/search-gap" | sed -E 's/^(PASS|FAIL): /&[search-gap] /'
+      python3 book/html/check.py --widths 390 --pages "$page" "$P/no-search-marks" | sed -E 's/^(PASS|FAIL): /&[no-search-marks] /'
     } >"$CHK/planted-html.log" 2>&1
     expect() { # NAME CHECK: the planted copy NAME must fail CHECK
         local line; line=$(grep -F "FAIL: [$1] " "$CHK/planted-html.log" | grep -F "$2" | head -n 1)
@@ -506,6 +513,9 @@ s = head + "window.BOOK_INDEX = " + json.dumps(d) + ";\n"'
     expect no-copy-button "every listing has a copy button"
     expect network-load "no page logs an error or loads anything from the network"
     expect search-gap "search finds every section"
+    expect no-arrow-keys "the left and right arrow keys open the previous and the next page"
+    expect no-theme "the theme button turns the page dark and back"
+    expect no-search-marks "a search hit opens its page with the words marked"
 fi
 # --- end of the HTML planted-defects block ---
 }
