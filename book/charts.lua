@@ -143,6 +143,7 @@ end
 
 -- The programs' rates against the one knob their sweeps vary: a line per program (its colour) and
 -- GPU (its marker) and, where the GPU has one, its roof as a dashed grey line.
+local SAME_AS = 0.02 -- of the chart's top: two series this close at every knob value coincide
 local function sweep_chart(nn, sc)
   local data, plot, ymax, xmin, xmax, roofs = {}, {}, 0, math.huge, -math.huge, {}
   local gpus, gpu_index = {}, {}
@@ -153,19 +154,47 @@ local function sweep_chart(nn, sc)
   -- choices; a power-of-two knob a log axis.
   local category, log2 = sc.scale == 'category', sc.scale == 'log2'
   local xs = {}
+  -- A series that coincides with an earlier one (every point within SAME_AS of the chart's top,
+  -- at the same knob values) would hide it: its markers are set a little to the right and its
+  -- key says which series it is the same as (book/check_pdf.py sweep-same checks the rule).
+  local top = 0
+  for _, g in ipairs(sc.series) do
+    top = math.max(top, g.roof or 0)
+    for _, p in ipairs(g.points) do top = math.max(top, p[2]) end
+  end
+  local function same_as(si)
+    local a = sc.series[si].points
+    for sj = 1, si - 1 do
+      local b, same = sc.series[sj].points, #sc.series[sj].points == #a
+      for k = 1, #a do same = same and b[k][1] == a[k][1] and math.abs(b[k][2] - a[k][2]) <= SAME_AS * top end
+      if same then return sc.series[sj] end
+    end
+  end
+  local shifted = 0
   for si, g in ipairs(sc.series) do
     local gi = gpu_index[g.gpu]
     data[#data + 1] = '$s' .. si .. ' << EOD'
     local dx = category and (si - (#sc.series + 1) / 2) * 0.6 / math.max(#sc.series, 1) or 0
+    local twin = same_as(si)
+    local note = ''
+    if twin then
+      shifted = shifted + 1
+      local gpu = twin.short:match('^%S+') -- the GPU's first word (H100): the key stays narrow
+      note = ' (same as ' .. (twin.program == g.program and gpu or twin.gpu == g.gpu and twin.program or (twin.program .. ', ' .. gpu)) .. ')'
+    end
     for _, p in ipairs(g.points) do
-      data[#data + 1] = string.format('%.6g %.6g', p[1] + dx, p[2])
+      local x = p[1] + dx
+      if twin and not category then -- a marker's width to the right
+        x = log2 and x * 2 ^ (0.12 * shifted) or x + 0.012 * shifted * math.max(1, (sc.series[1].points[#sc.series[1].points][1] - sc.series[1].points[1][1]))
+      end
+      data[#data + 1] = string.format('%.6g %.6g', x, p[2])
       ymax, xmin, xmax = math.max(ymax, p[2]), math.min(xmin, p[1]), math.max(xmax, p[1])
       xs[p[1]] = true
     end
     data[#data + 1] = 'EOD'
     plot[#plot + 1] = '$s' .. si .. ' using 1:2 with ' .. (category and 'points' or 'linespoints') .. ' lw 2 pt ' .. gpu_marker(gi) ..
                       (category and ' ps 1.2' or ' ps 0.8') .. ' lc rgb ' ..
-                      gq(VARIANT_COLOR[g.program] or '#4d4d4d') .. ' title ' .. gq(g.program .. ', ' .. g.short)
+                      gq(VARIANT_COLOR[g.program] or '#4d4d4d') .. ' title ' .. gq(g.program .. ', ' .. g.short .. note)
   end
   local drawn = {programs = sc.programs, flat = sc.flat}
   for gi, g in ipairs(gpus) do
@@ -198,8 +227,10 @@ local function sweep_chart(nn, sc)
     'set ylabel ' .. gq(sc.axis) .. '\nset xlabel ' .. gq('--' .. sc.knob .. (log2 and ' (log scale)' or category and ' (a choice, not a quantity)' or '')) .. '\n' ..
     string.format('set yrange [0:%.6g]\n', ymax > 0 and ymax * 1.08 or 1)
   local height = 340 + 18 * math.max(0, math.ceil((#sc.series + #roofs) / 2) - 2)
-  return render_chart('ch' .. nn .. '-sweep', STYLE .. table.concat(data, '\n') .. '\n' .. setup ..
-    'plot ' .. table.concat(plot, ', \\\n     ') .. '\n', height), drawn
+  local script = STYLE .. table.concat(data, '\n') .. '\n' .. setup .. 'plot ' .. table.concat(plot, ', \\\n     ') .. '\n'
+  -- On a phone, a key with a "same as" note is one entry a line.
+  local phone = shifted > 0 and script:gsub('horizontal maxcols 2', 'horizontal maxcols 1') or nil
+  return render_chart('ch' .. nn .. '-sweep', script, height, nil, phone), drawn
 end
 
 -- Predictions against measurements: a row per chapter, its predicted speedup range as a grey bar

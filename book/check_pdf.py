@@ -7,6 +7,7 @@
     check_pdf.py captioned BOOK.json           every table and figure has a caption
     check_pdf.py own-roofs DATA.json FIGURES.json  every chapter against its own roof, in one chart
     check_pdf.py sweep-axes DATA.json CHARTS   choices as points, powers of two on a log axis
+    check_pdf.py sweep-same DATA.json CHARTS   no sweep series hides behind an identical one (named "same as")
     check_pdf.py roofline-labels FIGURES.json  no two labels of a roofline overlap
     check_pdf.py diagrams FIGURES.json         pictures of a mechanism, their captions as drawn
     check_pdf.py noisy DATA.json BOOK.json     noise above 5% in bold, as the front matter promises
@@ -332,6 +333,37 @@ def sweep_axes(data_path, charts_dir):
     return 1 if check_book.failed else 0
 
 
+SAME_AS = 0.02  # book/charts.lua SAME_AS: series this close (of the chart's top) at every knob value coincide
+
+
+def sweep_same(data_path, charts_dir):
+    """No series of a sweep chart hides another: each that coincides with an earlier one (every
+    point within SAME_AS of the chart's top at the same knob values) says "same as" in the
+    chart's key (and is drawn a little to the right)."""
+    data = json.load(open(data_path, encoding="utf-8"))
+    wrong, n = [], 0
+    for c in data["chapters"]:
+        sc = c.get("sweep_chart")
+        if not sc:
+            continue
+        series = sc["series"]
+        top = max([p[1] for s in series for p in s["points"]] + [s.get("roof") or 0 for s in series])
+        twins = 0
+        for i, a in enumerate(series):
+            for b in series[:i]:
+                if len(a["points"]) == len(b["points"]) and all(
+                        p[0] == q[0] and abs(p[1] - q[1]) <= SAME_AS * top for p, q in zip(a["points"], b["points"])):
+                    twins += 1
+                    break
+        n += twins
+        said = svg_text(f"{charts_dir}/ch{c['nn']}-sweep.svg").count("same as")
+        if said != twins:
+            wrong.append(f"{c['nn']}: {twins} series coincide with another, {said} said to be the same")
+    check(not wrong, f"no sweep chart hides a series behind an identical one ({n} drawn aside and named \"same as\")"
+          + (f"; {wrong}" if wrong else ""))
+    return 1 if check_book.failed else 0
+
+
 LABEL = re.compile(r'<g transform="translate\(([\d.]+),([\d.]+)\)(?: rotate\((-?[\d.]+)\))?"[^>]*'
                    r'font-size="([\d.]+)"[^>]*?(?:text-anchor="(\w+)")?>\s*<text>([^<]*)</text>')
 
@@ -495,7 +527,7 @@ def main(argv):
             "captions": (captions, 2), "parts": (parts, 2), "record": (record, 2),
             "markers": (markers, 1), "captioned": (captioned, 1),
             "units": (units, 1), "own-roofs": (own_roofs, 2),
-            "sweep-axes": (sweep_axes, 2), "roofline-labels": (roofline_labels, 1),
+            "sweep-axes": (sweep_axes, 2), "sweep-same": (sweep_same, 2), "roofline-labels": (roofline_labels, 1),
             "diagrams": (diagrams, 1), "noisy": (noisy, 2)}
     if not argv or argv[0] not in cmds or len(argv) - 1 != cmds[argv[0]][1]:
         print(__doc__, file=sys.stderr)
