@@ -1055,7 +1055,81 @@ local function json_value(v)
 end
 local function figures_json() return json_value(FIGURES) .. '\n' end
 
-local FILL = {gpus = gpus_blocks, edition = edition_blocks, summary = summary_blocks, ['guideline-index'] = guideline_blocks, reproduce = reproduce_blocks}
+-- Appendix D: every exercise that turns a knob the chapter measured (a "--knob value" in its
+-- Exercises), answered from the measurements at that setting (the sweep, or the default run):
+-- each program's median time on each GPU and the speedup. Exercises asking for a setting no
+-- measurement covers are named, unanswered.
+local function knob_map(s)
+  local m = {}
+  for k, v in (s or ''):gmatch('([%w%-_]+)=([^;]+)') do m[k] = v end
+  return m
+end
+local function same_value(a, b) return a == b or (tonumber(a) and tonumber(a) == tonumber(b)) end
+local function instructor_blocks()
+  local out, unmeasured = pandoc.List(), {}
+  out:extend(md_blocks('The answers to the exercises that turn a knob, from the measurements at the setting each asks ' ..
+    'for: every program\'s median time on each GPU measured, and the optimized program\'s speedup over the naive one. ' ..
+    'They come from the same results files as the chapters (the sweep rows, or the default run), never typed.'))
+  for _, c in ipairs(DATA.chapters) do
+    local readme = c.status == 'written' and read_file(c.readme) or ''
+    local ex = readme:match('\n## Exercises\n(.-)\n## ') or readme:match('\n## Exercises\n(.*)$') or ''
+    -- the measured settings: {gpu short, knobs map, {variant -> median}}
+    local runs = {}
+    local function add(gpu, knobs, rows)
+      local key = gpu .. '|' .. knobs
+      if not runs[key] then runs[key] = {gpu = gpu_name(gpu), knobs = knob_map(knobs), med = {}}; runs[#runs + 1] = runs[key] end
+      for _, r in ipairs(rows) do runs[key].med[r.variant] = runs[key].med[r.variant] or r.median_us end
+    end
+    for _, g in ipairs(c.results or {}) do add(g.gpu, g.knobs or '', g.rows) end
+    for _, sw in ipairs(c.sweeps or {}) do
+      local by = {}
+      for _, r in ipairs(sw.rows) do by[r.knobs] = by[r.knobs] or {}; table.insert(by[r.knobs], r) end
+      local keys = {}
+      for knobs in pairs(by) do keys[#keys + 1] = knobs end
+      table.sort(keys)
+      for _, knobs in ipairs(keys) do add(sw.gpu, knobs, by[knobs]) end
+    end
+    local rows = {}
+    local items = {} -- {number, text} of each numbered item, its indented lines joined
+    for line in (ex .. '\n'):gmatch('(.-)\n') do
+      local num, text = line:match('^(%d+)%.%s+(.*)$')
+      if num then items[#items + 1] = {num, text} elseif #items > 0 then items[#items][2] = items[#items][2] .. ' ' .. line end
+    end
+    for _, item in ipairs(items) do
+      local num, body = item[1], item[2]
+      local seen = {}
+      for knob, value in body:gmatch('%-%-([%a][%w%-]*)[%s=]+([%w%.]+)') do
+        local known, hit = false, {}
+        for _, r in ipairs(runs) do
+          if r.knobs[knob] then known = true end
+          if r.knobs[knob] and same_value(r.knobs[knob], value) then hit[#hit + 1] = r end
+        end
+        local setting = '`--' .. knob .. ' ' .. value .. '`'
+        if known and not seen[setting] then
+          seen[setting] = true
+          if #hit == 0 then unmeasured[#unmeasured + 1] = c.number .. '.' .. num .. ' (' .. setting .. ')' end
+          for _, r in ipairs(hit) do
+            local a, b = r.med.naive, r.med.optimized
+            rows[#rows + 1] = {cell(c.number .. '.' .. num), cell(setting), cell(md_escape(r.gpu)), cell(a and number_md(a) or '—'),
+              cell(b and number_md(b) or '—'), cell((a and b) and (speedup_md(a / b) .. '×') or '—')}
+          end
+        end -- an option no measured run sets (a tool's, --size) is not a knob of the chapter
+      end
+    end
+    if #rows > 0 then
+      out:insert(table_block('D', 'Chapter ' .. c.number .. ' (' .. chapter_ref(c.nn) .. '): the settings its exercises ask for, measured: ' ..
+        'median time in µs of each program and the optimized program\'s speedup.',
+        {'AlignLeft', 'AlignLeft', 'AlignLeft', 'AlignRight', 'AlignRight', 'AlignRight'},
+        {cell('Exercise'), cell('Setting'), cell('GPU'), cell('naive µs'), cell('optimized µs'), cell('Speedup')}, rows))
+    end
+  end
+  if #unmeasured > 0 then
+    out:extend(md_blocks('Exercises that ask for a setting no measurement covers, to answer on your own GPU: ' .. words(unmeasured) .. '.'))
+  end
+  return out
+end
+
+local FILL = {gpus = gpus_blocks, edition = edition_blocks, summary = summary_blocks, ['guideline-index'] = guideline_blocks, reproduce = reproduce_blocks, instructor = instructor_blocks}
 
 function Pandoc(doc)
   local path = doc.meta['book-data'] and stringify(doc.meta['book-data']) or fail('no book-data metadata (the JSON of results.py book-json)')

@@ -110,6 +110,24 @@ if [ "$(grep -cE "^FAIL: .*missing in (chapters )?\['15[^,]*'(, '15 [^,]*')?\]$"
 else
     fail "the chapter link and takeaway checks do not all fail on chapter 15 with them removed:"; sed 's/^/    /' "$p/log"
 fi
+# Planted: appendix D with its first table removed (HTML) and cut after its first lines (PDF).
+local a=$CHK/planted-answers
+mkdir -p "$a/dom" && cp "$CHK"/dom/*.html "$a/dom/" && python3 - "$CHK/book.txt" "$a" <<'PY'
+import glob, re, sys
+t = open(sys.argv[1], encoding="utf-8").read()
+i = t.rfind("Appendix D. The exercises")
+open(sys.argv[2] + "/book.txt", "w", encoding="utf-8").write(t[:i + 400])
+for f in glob.glob(sys.argv[2] + "/dom/*.html"):
+    s = open(f, encoding="utf-8").read()
+    if 'id="instructor"' in s:
+        open(f, "w", encoding="utf-8").write(re.sub(r"<table\b.*?</table>", "", s, count=1, flags=re.S))
+PY
+python3 book/check_book.py chapters "$DATA" "$a/book.txt" "$a/dom" >"$a/log" 2>&1
+if [ "$(grep -c '^FAIL: appendix D answers' "$a/log")" -eq 2 ]; then
+    pass "the appendix D check fails on the appendix without its first table (HTML) and its tables (PDF)"
+else
+    fail "the appendix D check does not fail on the appendix without its tables:"; sed 's/^/    /' "$a/log"
+fi
 }
 
 # --- 3. Pictures to look at ---------------------------------------------------------------------------------

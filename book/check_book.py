@@ -226,6 +226,55 @@ def check_chapters(data, pdf, urls, dom):
           (f"; missing in chapters {lack['takeaway']}" if lack["takeaway"] else ""))
 
 
+def exercise_answers(data):
+    """(exercise "15.3", setting "--stride 32", GPU short name, speedup text) for every exercise
+    that asks for a setting a measurement covers (the README's Exercises, the sweep and default
+    runs): what appendix D must show (book/book.lua instructor_blocks, computed here again)."""
+    short = {g["slug"]: g["short"] for g in data["gpus"]}
+    out = []
+    for c in data["chapters"]:
+        if c["status"] != "written":
+            continue
+        text = open(c["readme"], encoding="utf-8").read()
+        m = re.search(r"\n## Exercises\n(.*?)(?=\n## |\Z)", text, re.S)
+        runs = {}
+        for g in c["results"]:
+            for r in g["rows"]:
+                runs.setdefault((g["gpu"], g.get("knobs") or ""), {}).setdefault(r["variant"], r["median_us"])
+        for sw in c["sweeps"]:
+            for r in sw["rows"]:
+                runs.setdefault((sw["gpu"], r["knobs"]), {}).setdefault(r["variant"], r["median_us"])
+        items = re.findall(r"^(\d+)\.\s+(.*?)(?=^\d+\.\s|\Z)", m.group(1) if m else "", re.S | re.M)
+        for num, body in items:
+            for knob, value in re.findall(r"--([A-Za-z][\w-]*)[\s=]+([\w.]+)", body):
+                for (gpu, knobs), med in runs.items():
+                    kv = dict(x.split("=", 1) for x in knobs.split(";") if "=" in x)
+                    v = kv.get(knob)
+                    if v is not None and (v == value or (re.fullmatch(r"[\d.]+", v) and re.fullmatch(r"[\d.]+", value)
+                                                           and float(v) == float(value))):
+                        if "naive" in med and "optimized" in med:
+                            out.append((f"{c['number']}.{num}", f"--{knob} {value}", short.get(gpu, gpu),
+                                        speedup_text(med["naive"] / med["optimized"])))
+    return sorted(set(out))
+
+
+def check_answers(data, pdf, dom):
+    """Appendix D answers every exercise that asks for a measured setting, in both editions."""
+    expected = exercise_answers(data)
+    for fmt, text in (("PDF", pdf[pdf.rfind("Appendix D. The exercises"):] if "Appendix D. The exercises" in pdf else ""),
+                      ("HTML", html.unescape(re.sub(r"<[^>]*>", " ", dom[dom.find('id="instructor"'):]))
+                       if 'id="instructor"' in dom else "")):
+        flat = squeeze(text).replace("-", "")
+        # The HTML row by row; the PDF's text, where pdftotext may read a table column by column,
+        # each exercise, setting and speedup present.
+        missing = [f"{e} {s} {g}: {x}×" for e, s, g, x in expected
+                   if not (re.search(re.escape(squeeze(f"{e}{s}").replace("-", "")) + ".{0,40}?" +
+                                     re.escape(squeeze(g).replace("-", "")) + ".{0,60}?" + re.escape(f"{x}×"), flat)
+                           if fmt == "HTML" else all(squeeze(y).replace("-", "") in flat for y in (e, s, f"{x}×")))]
+        check(expected and not missing, f"appendix D answers the {len(expected)} exercise settings measured, in the {fmt}"
+              + (f"; missing {missing[:5]}" if missing else ""))
+
+
 def read_urls(txt):
     try:
         return open(re.sub(r"\.txt$", "", txt) + ".urls", encoding="utf-8", errors="replace").read()
@@ -236,7 +285,9 @@ def read_urls(txt):
 def main(argv):
     if argv[:1] == ["chapters"] and len(argv) == 4:
         data, pdf = json.load(open(argv[1])), open(argv[2], encoding="utf-8", errors="replace").read()
-        check_chapters(data, pdf, read_urls(argv[2]), read_site(argv[3])[1])
+        dom = read_site(argv[3])[1]
+        check_chapters(data, pdf, read_urls(argv[2]), dom)
+        check_answers(data, pdf, dom)
         return 1 if failed else 0
     if len(argv) not in (4, 5):
         print(__doc__, file=sys.stderr)
@@ -336,6 +387,7 @@ def main(argv):
     missing = [g["id"] for g in rows if g["id"] not in pdf]
     check(not missing, "every recommendation is in the PDF's appendix" + (f"; missing {missing}" if missing else ""))
     check_chapters(data, pdf, read_urls(argv[1]), dom)
+    check_answers(data, pdf, dom)
     check_links(pages, argv[3], f"HTML edition's {len(pages)} pages")
     if one_page is not None:
         check_links({"book.html": one_page}, None, "one-page book.html")
