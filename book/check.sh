@@ -517,9 +517,11 @@ s = head + "window.BOOK_INDEX = " + json.dumps(d) + ";\n"'
     plant no-search-marks
     edit "$P/no-search-marks/book.js" 's = s.replace("mark.className = \x27search-mark\x27", "mark.className = \x27search-gone\x27")'
     # Search (a second a copy) only where it is the planted defect; those copies' lines get their labels.
-    { python3 book/html/check.py --widths 390 --pages "$page" --no-search $(ls -d "$P"/* | grep -Ev '/search-gap$|/no-search-marks$')
-      python3 book/html/check.py --widths 390 --pages "$page" "$P/search-gap" | sed -E 's/^(PASS|FAIL): /&[search-gap] /'
-      python3 book/html/check.py --widths 390 --pages "$page" "$P/no-search-marks" | sed -E 's/^(PASS|FAIL): /&[no-search-marks] /'
+    # The keys and the theme button (a dozen page loads) only where they are the planted defect.
+    { python3 book/html/check.py --widths 390 --pages "$page" --no-search --no-keys $(ls -d "$P"/* | grep -Ev '/search-gap$|/no-search-marks$|/no-arrow-keys$|/no-theme$')
+      python3 book/html/check.py --widths 390 --pages "$page" --no-search "$P/no-arrow-keys" "$P/no-theme"
+      python3 book/html/check.py --widths 390 --pages "$page" --no-keys "$P/search-gap" | sed -E 's/^(PASS|FAIL): /&[search-gap] /'
+      python3 book/html/check.py --widths 390 --pages "$page" --no-keys "$P/no-search-marks" | sed -E 's/^(PASS|FAIL): /&[no-search-marks] /'
     } >"$CHK/planted-html.log" 2>&1
     expect() { # NAME CHECK: the planted copy NAME must fail CHECK
         local line; line=$(grep -F "FAIL: [$1] " "$CHK/planted-html.log" | grep -F "$2" | head -n 1)
