@@ -542,7 +542,155 @@ local function branch_sides(code)
   return warps
 end
 
+-- The global reads and writes of each kernel a listing defines, counted from its text: an array
+-- indexed by [i] on the left of "=" is written, anywhere else read.
+local function kernel_traffic(code)
+  local out = {}
+  for name, body in code:gmatch('__global__%s+void%s+([%w_]+)%s*(%b()%s*%b{})') do
+    local reads, writes = 0, 0
+    for lhs, eq in body:gmatch('[%w_]+%[i%]()%s*(=?=?)') do
+      if eq == '=' then writes = writes + 1 else reads = reads + 1 end
+    end
+    out[#out + 1] = {name, reads, writes}
+  end
+  return out
+end
+
+-- The occupancy rules of a compute capability (the CUDA occupancy calculator's): per SM at most
+-- warps warps, blocks blocks, regs registers (allocated per warp in reg_unit), smem bytes of
+-- shared memory (allocated per block in smem_unit, reserved more taken by the system per block).
+local OCCUPANCY = {['9.0'] = {warps = 64, blocks = 32, regs = 65536, reg_unit = 256, smem = 233472, smem_unit = 128, reserved = 1024}}
+local function resident(r, threads, regs, smem)
+  local wpb = (threads + 31) // 32
+  local per_warp = -(-(regs * 32) // r.reg_unit) * r.reg_unit
+  local limits = {
+    math.min(r.warps // wpb, r.blocks) * wpb,
+    (r.regs // per_warp) // wpb * wpb,
+    r.smem // (-(-(smem + r.reserved) // r.smem_unit) * r.smem_unit) * wpb,
+  }
+  local least = math.min(table.unpack(limits))
+  return least, limits
+end
+local function recorded(c, name)
+  local out = {}
+  for _, e in ipairs(c.evidence or {}) do
+    for _, m in ipairs(e.metrics) do if m.metric == name then out[e.gpu] = m.values end end
+  end
+  return out
+end
+
+-- The host's CUDA calls in a loop listing, run for a few iterations on a model clock: each call
+-- takes the host a unit (a launch less), a kernel the GPU a longer one, and a call that waits for
+-- the device (a wrappers' comment says "waits until the device is idle") starts only when the
+-- GPU is idle. The branch of an "if (w->strategy == STRATEGY_X)" the chapter's default strategy
+-- takes is kept. Returns {host = {{x0, x1, label}}, gpu = {...}, waits = n} or nil.
+local function alloc_timeline(code, waits_for, default_strategy, iters)
+  local cond, yes, no = code:match('if%s*%(w%->strategy%s*==%s*STRATEGY_(%w+)%)%s*(%b{})%s*else%s*(%b{})')
+  if cond then code = (cond == default_strategy) and yes or no end
+  local pre, loop, post = code:match('^(.-)for%s*%b()%s*(%b{})(.*)$')
+  if not loop then pre, loop, post = code:match('^(.-)for%s*%b()%s*([^;{]+;)(.*)$') end
+  if not loop then return nil end
+  local function calls(text)
+    local out = {}
+    for name in text:gmatch('([%w_]+)%s*%(') do
+      if name:match('^timed_') or name == 'iteration' then out[#out + 1] = name:gsub('^timed_', '') end
+    end
+    return out
+  end
+  local seq = calls(pre)
+  for _ = 1, iters do for _, c in ipairs(calls(loop)) do seq[#seq + 1] = c end end
+  local host, gpu, t, idle, waits = {}, {}, 0, 0, 0
+  for _, c in ipairs(seq) do
+    if c == 'iteration' then
+      for _, k in ipairs({'produce', 'consume'}) do
+        host[#host + 1] = {t, t + 0.3, 'launch'}; t = t + 0.3
+        local s0 = math.max(t, idle); gpu[#gpu + 1] = {s0, s0 + 1.5, k}; idle = s0 + 1.5
+      end
+    else
+      if waits_for[c] and idle > t then host[#host + 1] = {t, idle, 'wait'}; t = idle; waits = waits + 1 end
+      local d = c:match('Async$') and 0.3 or 1
+      host[#host + 1] = {t, t + d, c}; t = t + d
+    end
+  end
+  return {host = host, gpu = gpu, waits = waits, calls = #calls(loop) * iters + #calls(pre)}
+end
+
 local DIAGRAMS = {
+  ['36'] = function(c)
+    local waits_for, progs = {}, {}
+    local h = read_file(c.folder .. '/problem.h') or ''
+    for name, body in h:gmatch('static inline void timed_([%w_]+)%s*%b()%s*(%b{})') do
+      if body:match('waits until the device is idle') then waits_for[name] = true end
+    end
+    local strategy
+    for name, v in h:gmatch('STRATEGY_(%w+)%s*=%s*(%d+)') do
+      if v == (((c.results[1] or {}).knobs or ''):match('strategy=(%d+)') or '0') then strategy = name end
+    end
+    for _, b in ipairs(c.blocks) do
+      if b.kind == 'listing' and b.marker == 'loop' then
+        local tl = alloc_timeline(b.code, waits_for, strategy, 3)
+        if tl then progs[#progs + 1] = {b.file:gsub('%.cu$', ''), tl} end
+      end
+    end
+    if #progs < 2 or not next(waits_for) then return nil end
+    local svg, drawn = charts.timeline(c.nn, progs)
+    local function n(k) return drawn.programs[k].waits end
+    return figure_block(c.nn, 'Chapter ' .. c.number .. ': three iterations of each program\'s loop on a model clock (each call a ' ..
+      'unit of host time, each kernel a longer one of GPU time): naive waits for the device ' .. n(1) .. ' times in 3 iterations, its ' ..
+      'GPU idle while the host frees and allocates; optimized waits ' .. n(2) .. ' times in 3 iterations, its kernels back to back. ' ..
+      'Computed by running the calls of each loop listing in order (the branch of the default strategy, ' .. (strategy or '?'):lower() ..
+      '), not drawn by hand; the lengths are a model, the measured times are in the tables.', svg, drawn)
+  end,
+  ['01'] = function(c)
+    local progs = {}
+    for _, b in ipairs(c.blocks) do
+      if b.kind == 'listing' and b.marker == 'kernel' then progs[#progs + 1] = {b.file:gsub('%.cu$', ''), kernel_traffic(b.code)} end
+    end
+    if #progs < 2 or #progs[1][2] == 0 or #progs[2][2] == 0 then return nil end
+    local svg, drawn = charts.traffic(c.nn, progs)
+    local r = drawn.rows
+    return figure_block(c.nn, 'Chapter ' .. c.number .. ': the bytes each element moves through DRAM, kernel by kernel: ' ..
+      r[1].name .. ' (' .. r[1].kernels .. ' kernels, ' .. r[1].bytes .. ' bytes, each intermediate written and read back) and ' ..
+      r[2].name .. ' (' .. r[2].kernels .. ' kernel, ' .. r[2].bytes .. ' bytes). Counted from the arrays each kernel of the ' ..
+      'listings reads and writes (4-byte floats), not drawn by hand.', svg, drawn)
+  end,
+  ['10'] = function(c)
+    local g = DATA.gpus[1]
+    local cc = g and g.cc and g.cc[1]
+    local rules = cc and OCCUPANCY[cc]
+    local src = read_file(c.folder .. '/problem.h') or ''
+    local table_floats = src:match('#define%s+TABLE%s+(%d+)') and src:match('#define%s+TABLE_BYTES%s+%(TABLE%s*%*%s*sizeof%(float%)%)') and
+      tonumber(src:match('#define%s+TABLE%s+(%d+)'))
+    local regs = next(recorded(c, 'registers')) and select(2, next(recorded(c, 'registers'))).naive
+    regs = regs and math.floor(regs)
+    local block = tonumber(((c.results[1] or {}).knobs or ''):match('block=(%d+)') or '')
+    if not (rules and table_floats and regs and block) then return nil end
+    local smem = table_floats * 4
+    local names = {'warp/block limit', 'register limit', 'shared-memory limit'}
+    local curves, best, best_t = {{}, {}, {}, {}}, -1, 0
+    for t = 32, 1024, 32 do
+      local least, limits = resident(rules, t, regs, smem)
+      for k = 1, 3 do curves[k][#curves[k] + 1] = limits[k] end
+      curves[4][#curves[4] + 1] = least
+      if least >= best then best, best_t = least, t end -- the API: the most warps, the largest block on a tie
+    end
+    local named = {}
+    for k = 1, 3 do named[#named + 1] = {names[k], curves[k]} end
+    named[#named + 1] = {'resident warps', curves[4]}
+    local marks = {{'naive', block, (resident(rules, block, regs, smem))}, {'optimized', best_t, best}}
+    local svg, drawn = charts.occupancy(c.nn, named, marks, rules.warps)
+    -- What the occupancy API itself returned on each GPU, for check_pdf.py diagrams.
+    drawn.recorded = {}
+    local threads, warps = recorded(c, 'block_threads'), recorded(c, 'warps_per_sm')
+    for gpu, v in pairs(warps) do
+      for prog, w in pairs(v) do drawn.recorded[#drawn.recorded + 1] = {gpu = gpu, program = prog, block = threads[gpu][prog], warps = w} end
+    end
+    return figure_block(c.nn, 'Chapter ' .. c.number .. ': resident warps per SM against threads per block for this chapter\'s kernel (' ..
+      regs .. ' registers per thread, a table of ' .. smem // 1024 .. ' KB in shared memory per block plus the ' .. rules.reserved // 1024 ..
+      ' KB the system keeps), by the occupancy rules of compute capability ' .. cc .. ': naive\'s ' .. block .. ' threads hold ' ..
+      marks[1][3] .. ' warps, the API\'s choice of ' .. best_t .. ' threads ' .. best .. ' warps. Computed from the kernel\'s resources, ' ..
+      'not drawn by hand; the book\'s check compares it with what the occupancy API returned on each GPU (the record in appendix C).', svg, drawn)
+  end,
   ['32'] = function(c)
     local progs = {}
     for _, b in ipairs(c.blocks) do
@@ -584,9 +732,28 @@ local DIAGRAMS = {
   end,
 }
 
+-- Where each chapter points the reader: the Programming Guide section it follows (the Best Practices
+-- Guide for the two chapters marked BPG; the guide's page, as its anchors are not verified here;
+-- the README's first lines name the section)
+-- and its source folder at the clone's published address (the front matter's), at this commit.
+local GUIDE_URL = 'https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html'
+local BPG_URL = 'https://docs.nvidia.com/cuda/cuda-c-best-practices-guide/index.html'
+local ORIGIN -- the clone's published address without ".git", or false
+local function chapter_links(c)
+  if ORIGIN == nil then
+    local o = first_line('git remote get-url origin') or ''
+    ORIGIN = o:match('^https?://[%w%-%._~/:]+$') and o:gsub('%.git$', '') or false
+  end
+  local guide = c.guide == 'BPG' and ('[CUDA C++ Best Practices Guide](' .. BPG_URL .. ')')
+    or ('[Programming Guide, section ' .. c.guide .. '](' .. GUIDE_URL .. ')')
+  local code = ORIGIN and ('[`' .. c.folder .. '/`](' .. ORIGIN .. '/tree/' .. first_line('git rev-parse HEAD') .. '/' .. c.folder .. ')')
+    or ('`' .. c.folder .. '/` (this clone records no published address)')
+  return pandoc.Div(md_blocks('Read: the ' .. guide .. '. Code: ' .. code .. '.'), pandoc.Attr('', {'chapter-links'}))
+end
+
 local function chapter_blocks(c)
   local src = pandoc.read(read_file(c.readme) or fail('%s cannot be read', c.readme), 'gfm+tex_math_dollars+smart').blocks
-  local out = pandoc.List({pandoc.Header(2, md_inlines(c.nn .. '\\. ' .. md_escape(c.title)), pandoc.Attr('ch-' .. c.nn, {'chapter'}))})
+  local out = pandoc.List({pandoc.Header(2, md_inlines(c.nn .. '\\. ' .. md_escape(c.title)), pandoc.Attr('ch-' .. c.nn, {'chapter'})), chapter_links(c)})
   local blocks = {}
   for _, g in ipairs(c.blocks) do blocks[g.kind .. ':' .. g.args] = g end
   local diagram = DIAGRAMS[c.nn] and DIAGRAMS[c.nn](c)
@@ -888,7 +1055,81 @@ local function json_value(v)
 end
 local function figures_json() return json_value(FIGURES) .. '\n' end
 
-local FILL = {gpus = gpus_blocks, edition = edition_blocks, summary = summary_blocks, ['guideline-index'] = guideline_blocks, reproduce = reproduce_blocks}
+-- Appendix D: every exercise that turns a knob the chapter measured (a "--knob value" in its
+-- Exercises), answered from the measurements at that setting (the sweep, or the default run):
+-- each program's median time on each GPU and the speedup. Exercises asking for a setting no
+-- measurement covers are named, unanswered.
+local function knob_map(s)
+  local m = {}
+  for k, v in (s or ''):gmatch('([%w%-_]+)=([^;]+)') do m[k] = v end
+  return m
+end
+local function same_value(a, b) return a == b or (tonumber(a) and tonumber(a) == tonumber(b)) end
+local function instructor_blocks()
+  local out, unmeasured = pandoc.List(), {}
+  out:extend(md_blocks('The answers to the exercises that turn a knob, from the measurements at the setting each asks ' ..
+    'for: every program\'s median time on each GPU measured, and the optimized program\'s speedup over the naive one. ' ..
+    'They come from the same results files as the chapters (the sweep rows, or the default run), never typed.'))
+  for _, c in ipairs(DATA.chapters) do
+    local readme = c.status == 'written' and read_file(c.readme) or ''
+    local ex = readme:match('\n## Exercises\n(.-)\n## ') or readme:match('\n## Exercises\n(.*)$') or ''
+    -- the measured settings: {gpu short, knobs map, {variant -> median}}
+    local runs = {}
+    local function add(gpu, knobs, rows)
+      local key = gpu .. '|' .. knobs
+      if not runs[key] then runs[key] = {gpu = gpu_name(gpu), knobs = knob_map(knobs), med = {}}; runs[#runs + 1] = runs[key] end
+      for _, r in ipairs(rows) do runs[key].med[r.variant] = runs[key].med[r.variant] or r.median_us end
+    end
+    for _, g in ipairs(c.results or {}) do add(g.gpu, g.knobs or '', g.rows) end
+    for _, sw in ipairs(c.sweeps or {}) do
+      local by = {}
+      for _, r in ipairs(sw.rows) do by[r.knobs] = by[r.knobs] or {}; table.insert(by[r.knobs], r) end
+      local keys = {}
+      for knobs in pairs(by) do keys[#keys + 1] = knobs end
+      table.sort(keys)
+      for _, knobs in ipairs(keys) do add(sw.gpu, knobs, by[knobs]) end
+    end
+    local rows = {}
+    local items = {} -- {number, text} of each numbered item, its indented lines joined
+    for line in (ex .. '\n'):gmatch('(.-)\n') do
+      local num, text = line:match('^(%d+)%.%s+(.*)$')
+      if num then items[#items + 1] = {num, text} elseif #items > 0 then items[#items][2] = items[#items][2] .. ' ' .. line end
+    end
+    for _, item in ipairs(items) do
+      local num, body = item[1], item[2]
+      local seen = {}
+      for knob, value in body:gmatch('%-%-([%a][%w%-]*)[%s=]+([%w%.]+)') do
+        local known, hit = false, {}
+        for _, r in ipairs(runs) do
+          if r.knobs[knob] then known = true end
+          if r.knobs[knob] and same_value(r.knobs[knob], value) then hit[#hit + 1] = r end
+        end
+        local setting = '`--' .. knob .. ' ' .. value .. '`'
+        if known and not seen[setting] then
+          seen[setting] = true
+          if #hit == 0 then unmeasured[#unmeasured + 1] = c.number .. '.' .. num .. ' (' .. setting .. ')' end
+          for _, r in ipairs(hit) do
+            local a, b = r.med.naive, r.med.optimized
+            rows[#rows + 1] = {cell(c.number .. '.' .. num), cell(setting), cell(md_escape(r.gpu)), cell(a and number_md(a) or '—'),
+              cell(b and number_md(b) or '—'), cell((a and b) and (speedup_md(a / b) .. '×') or '—')}
+          end
+        end -- an option no measured run sets (a tool's, --size) is not a knob of the chapter
+      end
+    end
+    if #rows > 0 then
+      out:insert(table_block('D', 'Chapter ' .. c.number .. ' (' .. chapter_ref(c.nn) .. '): the settings its exercises ask for, measured: ' ..
+        'median time in µs of each program and the optimized program\'s speedup.',
+        {'AlignLeft', 'AlignLeft', 'AlignLeft', 'AlignRight', 'AlignRight', 'AlignRight'},
+        {cell('Exercise'), cell('Setting'), cell('GPU'), cell('naive µs'), cell('optimized µs'), cell('Speedup')}, rows))
+    end
+  end
+  if #unmeasured > 0 then
+    out:extend(md_blocks('Exercises that ask for a setting no measurement covers, to answer on your own GPU: ' .. words(unmeasured) .. '.'))
+  end
+  return out
+end
+
+local FILL = {gpus = gpus_blocks, edition = edition_blocks, summary = summary_blocks, ['guideline-index'] = guideline_blocks, reproduce = reproduce_blocks, instructor = instructor_blocks}
 
 function Pandoc(doc)
   local path = doc.meta['book-data'] and stringify(doc.meta['book-data']) or fail('no book-data metadata (the JSON of results.py book-json)')

@@ -143,6 +143,7 @@ end
 
 -- The programs' rates against the one knob their sweeps vary: a line per program (its colour) and
 -- GPU (its marker) and, where the GPU has one, its roof as a dashed grey line.
+local SAME_AS = 0.02 -- of the chart's top: two series this close at every knob value coincide
 local function sweep_chart(nn, sc)
   local data, plot, ymax, xmin, xmax, roofs = {}, {}, 0, math.huge, -math.huge, {}
   local gpus, gpu_index = {}, {}
@@ -153,19 +154,47 @@ local function sweep_chart(nn, sc)
   -- choices; a power-of-two knob a log axis.
   local category, log2 = sc.scale == 'category', sc.scale == 'log2'
   local xs = {}
+  -- A series that coincides with an earlier one (every point within SAME_AS of the chart's top,
+  -- at the same knob values) would hide it: its markers are set a little to the right and its
+  -- key says which series it is the same as (book/check_pdf.py sweep-same checks the rule).
+  local top = 0
+  for _, g in ipairs(sc.series) do
+    top = math.max(top, g.roof or 0)
+    for _, p in ipairs(g.points) do top = math.max(top, p[2]) end
+  end
+  local function same_as(si)
+    local a = sc.series[si].points
+    for sj = 1, si - 1 do
+      local b, same = sc.series[sj].points, #sc.series[sj].points == #a
+      for k = 1, #a do same = same and b[k][1] == a[k][1] and math.abs(b[k][2] - a[k][2]) <= SAME_AS * top end
+      if same then return sc.series[sj] end
+    end
+  end
+  local shifted = 0
   for si, g in ipairs(sc.series) do
     local gi = gpu_index[g.gpu]
     data[#data + 1] = '$s' .. si .. ' << EOD'
     local dx = category and (si - (#sc.series + 1) / 2) * 0.6 / math.max(#sc.series, 1) or 0
+    local twin = same_as(si)
+    local note = ''
+    if twin then
+      shifted = shifted + 1
+      local gpu = twin.short:match('^%S+') -- the GPU's first word (H100): the key stays narrow
+      note = ' (same as ' .. (twin.program == g.program and gpu or twin.gpu == g.gpu and twin.program or (twin.program .. ', ' .. gpu)) .. ')'
+    end
     for _, p in ipairs(g.points) do
-      data[#data + 1] = string.format('%.6g %.6g', p[1] + dx, p[2])
+      local x = p[1] + dx
+      if twin and not category then -- a marker's width to the right
+        x = log2 and x * 2 ^ (0.12 * shifted) or x + 0.012 * shifted * math.max(1, (sc.series[1].points[#sc.series[1].points][1] - sc.series[1].points[1][1]))
+      end
+      data[#data + 1] = string.format('%.6g %.6g', x, p[2])
       ymax, xmin, xmax = math.max(ymax, p[2]), math.min(xmin, p[1]), math.max(xmax, p[1])
       xs[p[1]] = true
     end
     data[#data + 1] = 'EOD'
     plot[#plot + 1] = '$s' .. si .. ' using 1:2 with ' .. (category and 'points' or 'linespoints') .. ' lw 2 pt ' .. gpu_marker(gi) ..
                       (category and ' ps 1.2' or ' ps 0.8') .. ' lc rgb ' ..
-                      gq(VARIANT_COLOR[g.program] or '#4d4d4d') .. ' title ' .. gq(g.program .. ', ' .. g.short)
+                      gq(VARIANT_COLOR[g.program] or '#4d4d4d') .. ' title ' .. gq(g.program .. ', ' .. g.short .. note)
   end
   local drawn = {programs = sc.programs, flat = sc.flat}
   for gi, g in ipairs(gpus) do
@@ -198,8 +227,10 @@ local function sweep_chart(nn, sc)
     'set ylabel ' .. gq(sc.axis) .. '\nset xlabel ' .. gq('--' .. sc.knob .. (log2 and ' (log scale)' or category and ' (a choice, not a quantity)' or '')) .. '\n' ..
     string.format('set yrange [0:%.6g]\n', ymax > 0 and ymax * 1.08 or 1)
   local height = 340 + 18 * math.max(0, math.ceil((#sc.series + #roofs) / 2) - 2)
-  return render_chart('ch' .. nn .. '-sweep', STYLE .. table.concat(data, '\n') .. '\n' .. setup ..
-    'plot ' .. table.concat(plot, ', \\\n     ') .. '\n', height), drawn
+  local script = STYLE .. table.concat(data, '\n') .. '\n' .. setup .. 'plot ' .. table.concat(plot, ', \\\n     ') .. '\n'
+  -- On a phone, a key with a "same as" note is one entry a line.
+  local phone = shifted > 0 and script:gsub('horizontal maxcols 2', 'horizontal maxcols 1') or nil
+  return render_chart('ch' .. nn .. '-sweep', script, height, nil, phone), drawn
 end
 
 -- Predictions against measurements: a row per chapter, its predicted speedup range as a grey bar
@@ -669,8 +700,96 @@ local function divergence_diagram(nn, programs)
   return render_chart('ch' .. nn .. '-divergence', script .. 'unset multiplot\n', 300, 680), drawn
 end
 
+-- Traffic: the bytes each element moves through DRAM, kernel by kernel, for each program: a row
+-- per program, a box per kernel of its reads (blue) and writes (orange), 4 bytes per float.
+-- programs is {{name, {{kernel, reads, writes}, ...}}} as book.lua counted them in the listings.
+local function traffic_diagram(nn, programs)
+  local boxes, labels, yt, drawn = {}, {}, {}, {rows = {}}
+  local widest = 0
+  for k, prog in ipairs(programs) do
+    local y, x = #programs - k + 1, 0
+    for _, kn in ipairs(prog[2]) do
+      for part, n in ipairs({kn[2], kn[3]}) do
+        if n > 0 then boxes[#boxes + 1] = string.format('%d %d %.2f %d', x, x + 4 * n, y, part); x = x + 4 * n end
+      end
+      labels[#labels + 1] = string.format('set label %s at %.1f,%.2f center font \',10\'', gq(kn[1]), x - 2 * (kn[2] + kn[3]), y - 0.4)
+    end
+    widest = math.max(widest, x)
+    drawn.rows[#drawn.rows + 1] = {name = prog[1], kernels = #prog[2], bytes = x}
+    yt[#yt + 1] = gq(string.format('%s: %d kernel%s, %d bytes', prog[1], #prog[2], #prog[2] > 1 and 's' or '', x)) .. ' ' .. y
+  end
+  local script = STYLE .. "set key outside top center horizontal\nset border 1\nset grid noytics noxtics\n" ..
+    string.format("set xrange [0:%d]\nset yrange [0.4:%.1f]\n", widest + 1, #programs + 0.7) ..
+    "set ytics scale 0 font ',11' (" .. table.concat(yt, ', ') .. ")\nset ytics offset 0,1.9 left\nset lmargin 2\n" ..
+    "set xtics 0,4 scale 1\nset xlabel 'bytes each element moves through DRAM'\n" .. table.concat(labels, '\n') .. '\n' ..
+    "$t << EOD\n" .. table.concat(boxes, '\n') .. "\nEOD\n" ..
+    "plot $t using (($1+$2)/2):3:($1+0.1):($2-0.1):($3-0.25):($3+0.25):($4==1?0x2a6fb0:0xd1603d) with boxxyerror fs solid 1.0 noborder lc rgb variable notitle, \\\n" ..
+    "     NaN with boxes fs solid 1.0 noborder lc rgb '#2a6fb0' title 'read', NaN with boxes fs solid 1.0 noborder lc rgb '#d1603d' title 'written'\n"
+  return render_chart('ch' .. nn .. '-traffic', script, 220, 680), drawn
+end
+
+-- Occupancy: resident warps per SM against threads per block (multiples of the warp size) for a
+-- kernel's registers per thread and shared memory per block, under each limit of the SM and
+-- all of them (the least), with the programs' blocks marked. curves is {{name, {warps at 32,
+-- 64, ...}}}, the last the resident warps; marks is {{name, block, warps}}.
+local function occupancy_diagram(nn, curves, marks, max_warps)
+  local data, plot = {}, {}
+  local colors = {'#9a9a9a', '#7aa6d6', '#e3a08a', '#222222'}
+  for k, cv in ipairs(curves) do
+    local rows = {}
+    for i, w in ipairs(cv[2]) do rows[#rows + 1] = string.format('%d %d', 32 * i, w) end
+    data[#data + 1] = '$c' .. k .. ' << EOD\n' .. table.concat(rows, '\n') .. '\nEOD'
+    plot[#plot + 1] = string.format("$c%d using 1:2 with steps lw %s dt %d lc rgb '%s' title %s", k,
+      k == #curves and '2.5' or '1.5', k == #curves and 1 or 2, colors[(k - 1) % #colors + 1], gq(cv[1]))
+  end
+  local m, drawn = {}, {marks = {}}
+  for k, mk in ipairs(marks) do -- each program's block a point, named in the key
+    m[#m + 1] = string.format('$m%d << EOD\n%d %d\nEOD', k, mk[2], mk[3])
+    plot[#plot + 1] = string.format("$m%d using 1:2 with points pt %d ps 1.4 lc rgb '#000000' title %s", k, k == 1 and 6 or 7,
+      gq(string.format('%s: %d warps', mk[1], mk[3])))
+    drawn.marks[#drawn.marks + 1] = {name = mk[1], block = mk[2], warps = mk[3]}
+  end
+  local script = STYLE .. "set key outside top center horizontal\nset grid ytics\n" ..
+    string.format("set xrange [0:1056]\nset yrange [0:%d]\nset xtics 0,128 scale 1\nset ytics 0,8\n", max_warps + 6) ..
+    "set xlabel 'threads per block'\nset ylabel 'resident warps per SM'\n" ..
+    table.concat(data, '\n') .. '\n' .. table.concat(m, '\n') .. '\nplot ' .. table.concat(plot, ', \\\n     ') .. '\n'
+  return render_chart('ch' .. nn .. '-occupancy', script, 340, 680), drawn
+end
+
+-- Timeline: for each program, the host's calls and the GPU's kernels on a model clock, one row
+-- each, as book.lua ran the program's loop listing; waits for the device in orange.
+local function timeline_diagram(nn, programs)
+  local script = STYLE .. "set multiplot layout " .. #programs .. ",1\nset key outside top center horizontal\nset grid noxtics noytics\nset border 1\n" ..
+    "set yrange [0.4:2.6]\nset xtics scale 0\nset format x ''\nset ytics scale 0 font ',11' ('host' 2, 'GPU' 1)\n"
+  local drawn, right = {programs = {}}, 0
+  for _, p in ipairs(programs) do
+    for _, e in ipairs(p[2].host) do right = math.max(right, e[2]) end
+    for _, e in ipairs(p[2].gpu) do right = math.max(right, e[2]) end
+  end
+  local COLOR = {wait = '#d1603d', launch = '#9a9a9a', produce = '#2a6fb0', consume = '#5b9bd5'}
+  for k, p in ipairs(programs) do
+    local rows, labels = {}, {}
+    for row, list in ipairs({p[2].gpu, p[2].host}) do
+      for _, e in ipairs(list) do
+        local col = COLOR[e[3]] or '#e3a08a'
+        rows[#rows + 1] = string.format('%.2f %.2f %d 0x%s', e[1], e[2], row, col:sub(2))
+        if e[3] == 'wait' then
+          labels[#labels + 1] = string.format("set label %s at %.2f,%d center font ',10' front", gq(e[3]), (e[1] + e[2]) / 2, row)
+        end
+      end
+    end
+    drawn.programs[k] = {name = p[1], waits = p[2].waits}
+    script = script .. string.format("set title %s font ',11'\nset xrange [0:%.2f]\nunset label\n", gq(string.format('%s: waits for the device %d times in 3 iterations', p[1], p[2].waits)), right + 0.2) ..
+      (k == 2 and 'unset key\n' or '') .. table.concat(labels, '\n') .. '\n$t' .. k .. ' << EOD\n' .. table.concat(rows, '\n') .. '\nEOD\n' ..
+      "plot $t" .. k .. " using (($1+$2)/2):3:($1+0.02):($2-0.02):($3-0.32):($3+0.32):4 with boxxyerror fs solid 1.0 noborder lc rgb variable notitle" ..
+      (k == 1 and ", NaN with boxes lc rgb '#e3a08a' title 'allocate or free', NaN with boxes lc rgb '#9a9a9a' title 'launch', " ..
+        "NaN with boxes lc rgb '#d1603d' title 'wait for the device', NaN with boxes lc rgb '#2a6fb0' title 'kernel'\n" or '\n')
+  end
+  return render_chart('ch' .. nn .. '-timeline', script .. 'unset multiplot\n', 320, 680), drawn
+end
+
 return function(dir, fail_fn)
   CHARTS, fail = dir, fail_fn
   sh('mkdir -p ' .. q(CHARTS))
-  return {chapter = chapter_chart, sweep = sweep_chart, summary = summary_chart, roofline = roofline_chart, own_roofs = own_roofs_chart, sectors = sectors_diagram, banks = banks_diagram, divergence = divergence_diagram, flush = flush}
+  return {chapter = chapter_chart, sweep = sweep_chart, summary = summary_chart, roofline = roofline_chart, own_roofs = own_roofs_chart, sectors = sectors_diagram, banks = banks_diagram, divergence = divergence_diagram, traffic = traffic_diagram, occupancy = occupancy_diagram, timeline = timeline_diagram, flush = flush}
 end

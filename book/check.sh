@@ -81,6 +81,53 @@ fi
 python3 book/check_book.py "$DATA" "$CHK/book.txt" "$CHK/dom" "$OUT/html" "$OUT/book.html" >"$CHK/text.log" 2>&1
 cat "$CHK/text.log"
 grep -qE '^(PASS|FAIL): ' "$CHK/text.log" || fail "book/check_book.py checked nothing: $(tail -n 1 "$CHK/text.log")"
+# Planted: chapter 15 without its links (the PDF's annotations on its pages, the HTML's div, the
+# folder's name) and without its Takeaway heading; each of the three checks must fail.
+local p=$CHK/planted-chapter
+mkdir -p "$p/dom" && cp "$CHK"/dom/*.html "$p/dom/" && python3 - "$DATA" "$CHK/book" "$p" <<'PY'
+import json, re, sys
+sys.path.insert(0, "book")
+import check_book as cb
+data, book, p = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3]
+c = next(c for c in data["chapters"] if c["nn"] == "15")
+pages = open(book + ".txt", encoding="utf-8").read().split("\f")
+s, e = cb.pdf_chapters("\f".join(pages), data["chapters"], spans=True)["15"]
+for i in range(s, e):
+    pages[i] = pages[i].replace("Takeaway", "Summing up").replace(c["folder"].split("-")[0], "elsewhere")
+open(p + "/book.txt", "w", encoding="utf-8").write("\f".join(pages))
+urls = [l for l in open(book + ".urls").read().splitlines() if not (l.split()[:1] and l.split()[0].isdigit()
+        and s < int(l.split()[0]) <= e)]
+open(p + "/book.urls", "w").write("\n".join(urls) + "\n")
+dom = open(p + "/dom/ch-15.html", encoding="utf-8").read()
+dom = re.sub(r'<div class="chapter-links">.*?</div>', "", dom, flags=re.S)
+dom = re.sub(r"(<h[3-6][^>]*>)Takeaway", r"\1Summing up", dom)
+open(p + "/dom/ch-15.html", "w", encoding="utf-8").write(dom)
+PY
+python3 book/check_book.py chapters "$DATA" "$p/book.txt" "$p/dom" >"$p/log" 2>&1
+if [ "$(grep -cE "^FAIL: .*missing in (chapters )?\['15[^,]*'(, '15 [^,]*')?\]$" "$p/log")" -eq 3 ] &&
+   [ "$(grep -c '^FAIL: ' "$p/log")" -eq 3 ]; then
+    pass "the guide-link, source-link and takeaway checks each fail on chapter 15 with them removed"
+else
+    fail "the chapter link and takeaway checks do not all fail on chapter 15 with them removed:"; sed 's/^/    /' "$p/log"
+fi
+# Planted: appendix D with its first table removed (HTML) and cut after its first lines (PDF).
+local a=$CHK/planted-answers
+mkdir -p "$a/dom" && cp "$CHK"/dom/*.html "$a/dom/" && python3 - "$CHK/book.txt" "$a" <<'PY'
+import glob, re, sys
+t = open(sys.argv[1], encoding="utf-8").read()
+i = t.rfind("Appendix D. The exercises")
+open(sys.argv[2] + "/book.txt", "w", encoding="utf-8").write(t[:i + 400])
+for f in glob.glob(sys.argv[2] + "/dom/*.html"):
+    s = open(f, encoding="utf-8").read()
+    if 'id="instructor"' in s:
+        open(f, "w", encoding="utf-8").write(re.sub(r"<table\b.*?</table>", "", s, count=1, flags=re.S))
+PY
+python3 book/check_book.py chapters "$DATA" "$a/book.txt" "$a/dom" >"$a/log" 2>&1
+if [ "$(grep -c '^FAIL: appendix D answers' "$a/log")" -eq 2 ]; then
+    pass "the appendix D check fails on the appendix without its first table (HTML) and its tables (PDF)"
+else
+    fail "the appendix D check does not fail on the appendix without its tables:"; sed 's/^/    /' "$a/log"
+fi
 }
 
 # --- 3. Pictures to look at ---------------------------------------------------------------------------------
@@ -211,6 +258,17 @@ json.dump(d, open(sys.argv[2], "w"))' "$DATA" "$CHK/data-noroof.json" &&
 # Sweep charts: a knob of choices as points, powers of two on a log axis. Planted: the data says
 # every sweep knob is a choice (the drawn lines then join unrelated choices) or a power of two.
 pdf_check sweep-axes "$DATA" "$OUT/charts"
+# No series hides behind an identical one. Planted: chapter 15's H200 sweep made the H100's, which
+# its chart (drawn from the real data) does not name as the same.
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+for c in d["chapters"]:
+    sc = c.get("sweep_chart")
+    if sc and len(sc["series"]) > 1 and c["nn"] == "15":
+        sc["series"][1]["points"] = [list(p) for p in sc["series"][0]["points"]]
+json.dump(d, open(sys.argv[2], "w"))' "$DATA" "$CHK/data-same.json" && {
+    pdf_check sweep-same "$DATA" "$OUT/charts"
+    planted_pdf "a sweep whose two series were made the same" sweep-same "$CHK/data-same.json" "$OUT/charts"; }
 for scale in category log2; do
     python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
@@ -253,10 +311,24 @@ pdf_check diagrams "$OUT/figures.json"
 python3 -c 'import json, re, sys
 figs = json.load(open(sys.argv[1]))
 for f in figs:
-    if re.search(r"-(sectors|banks|divergence)\.svg$", f["svg"]):
+    if re.search(r"-(sectors|banks|divergence|traffic|occupancy|timeline)\.svg$", f["svg"]):
         f["caption"] = re.sub(r"\d+-way", "8-way", re.sub(r"\d+ sectors", "3 sectors", re.sub(r"\d+ passes", "7 passes", f["caption"])))
+        f["caption"] = re.sub(r"\d+ bytes", "5 bytes", re.sub(r"\d+ warps", "7 warps", re.sub(r"\d+ times", "9 times", f["caption"])))
 json.dump(figs, open(sys.argv[2], "w"))' "$OUT/figures.json" "$CHK/figures-diagrams.json" &&
     planted_pdf "a picture whose caption gives other numbers than it draws" diagrams "$CHK/figures-diagrams.json"
+# Planted: the occupancy API's answer for the naive program's block, one warp more than drawn.
+python3 -c 'import json, sys
+figs = json.load(open(sys.argv[1]))
+for f in figs:
+    for r in (f.get("drawn") or {}).get("recorded", []) if isinstance(f.get("drawn"), dict) else []:
+        if r["program"] == "naive": r["warps"] += 1
+json.dump(figs, open(sys.argv[2], "w"))' "$OUT/figures.json" "$CHK/figures-occupancy.json" &&
+    planted_pdf "an occupancy API answer one warp off the picture" diagrams "$CHK/figures-occupancy.json"
+# Planted: the book without its one picture of Part V (chapter 36's timeline).
+python3 -c 'import json, sys
+json.dump([f for f in json.load(open(sys.argv[1])) if "-timeline" not in f["svg"]], open(sys.argv[2], "w"))' \
+    "$OUT/figures.json" "$CHK/figures-nopart.json" &&
+    planted_pdf "the book without chapter 36's picture (Part V)" diagrams "$CHK/figures-nopart.json"
 # Noise above 5% in bold. Planted: the data with a quiet sweep row's noise raised to 55.5%
 # (the book, built from the real data, does not set it in bold).
 pdf_check noisy "$DATA" "$OUT/book.json"
@@ -438,9 +510,18 @@ open(f, "w", encoding="utf-8").write(s)' "$1" "$2" "$page"
 d = json.loads(body.strip().rstrip(";"))
 d["entries"] = [e for e in d["entries"] if d["pages"][e[0]][0] != page]
 s = head + "window.BOOK_INDEX = " + json.dumps(d) + ";\n"'
-    # Search (a second a copy) only where it is the planted defect; that copy's lines get its label.
-    { python3 book/html/check.py --widths 390 --pages "$page" --no-search $(ls -d "$P"/* | grep -v /search-gap$)
-      python3 book/html/check.py --widths 390 --pages "$page" "$P/search-gap" | sed -E 's/^(PASS|FAIL): /&[search-gap] /'
+    plant no-arrow-keys
+    edit "$P/no-arrow-keys/book.js" 's = s.replace("ArrowRight", "ArrowNone")'
+    plant no-theme   # the button no longer marks the root
+    edit "$P/no-theme/book.js" 's = s.replace("setAttribute(\x27data-theme\x27, theme)", "setAttribute(\x27data-none\x27, theme)")'
+    plant no-search-marks
+    edit "$P/no-search-marks/book.js" 's = s.replace("mark.className = \x27search-mark\x27", "mark.className = \x27search-gone\x27")'
+    # Search (a second a copy) only where it is the planted defect; those copies' lines get their labels.
+    # The keys and the theme button (a dozen page loads) only where they are the planted defect.
+    { python3 book/html/check.py --widths 390 --pages "$page" --no-search --no-keys $(ls -d "$P"/* | grep -Ev '/search-gap$|/no-search-marks$|/no-arrow-keys$|/no-theme$')
+      python3 book/html/check.py --widths 390 --pages "$page" --no-search "$P/no-arrow-keys" "$P/no-theme"
+      python3 book/html/check.py --widths 390 --pages "$page" --no-keys "$P/search-gap" | sed -E 's/^(PASS|FAIL): /&[search-gap] /'
+      python3 book/html/check.py --widths 390 --pages "$page" --no-keys "$P/no-search-marks" | sed -E 's/^(PASS|FAIL): /&[no-search-marks] /'
     } >"$CHK/planted-html.log" 2>&1
     expect() { # NAME CHECK: the planted copy NAME must fail CHECK
         local line; line=$(grep -F "FAIL: [$1] " "$CHK/planted-html.log" | grep -F "$2" | head -n 1)
@@ -463,6 +544,9 @@ s = head + "window.BOOK_INDEX = " + json.dumps(d) + ";\n"'
     expect no-copy-button "every listing has a copy button"
     expect network-load "no page logs an error or loads anything from the network"
     expect search-gap "search finds every section"
+    expect no-arrow-keys "the left and right arrow keys open the previous and the next page"
+    expect no-theme "the theme button turns the page dark and back"
+    expect no-search-marks "a search hit opens its page with the words marked"
 fi
 # --- end of the HTML planted-defects block ---
 }
@@ -485,6 +569,7 @@ for i, p in enumerate(pages, 1):
 section 5-build-fails build_fails   # needs only the data: beside the rest of the build
 build >>"$CHK/out/1-build" 2>&1 || finish
 pdftotext -enc UTF-8 "$OUT/book.pdf" "$CHK/book.txt" 2>/dev/null
+pdfinfo -url "$OUT/book.pdf" >"$CHK/book.urls" 2>/dev/null
 section 2-text text_checks
 section 3-pictures pictures
 section 4-pdf pdf_checks

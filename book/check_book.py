@@ -4,13 +4,15 @@
     check_book.py DATA.json BOOK.txt DOM-DIR SITE-DIR [ONE-PAGE.html]
 
 DATA.json is what `scripts/results.py book-json` prints (the build's $BOOK_OUT/data.json), BOOK.txt
-the PDF's text (pdftotext), DOM-DIR every page of the HTML edition as Chromium rendered it
+the PDF's text (pdftotext; its links, `pdfinfo -url`, beside it as BOOK.urls), DOM-DIR every page of the HTML edition as Chromium rendered it
 (book/html/check.py --dom), SITE-DIR the site itself (book/out/html), ONE-PAGE.html the one-page
 book.html. Prints one PASS: or FAIL: line per assertion (book/check.sh counts them), and outside
 CI a WARNING: line per chapter changed since it was measured (see STRICT); exit status 1
 if any failed, 2 on bad input. Every number is looked up in its own chapter's text, in both
 editions, formatted as the book formats it; every link of every page must reach its page and its
-id. Standard library only."""
+id; every chapter links the guide section it follows and its source folder, in both editions, and
+ends with its takeaway. `check_book.py chapters DATA.json BOOK.txt DOM-DIR` runs only those last
+checks (book/check.sh plants a fault for them). Standard library only."""
 
 import html
 import json
@@ -170,7 +172,123 @@ def pdf_records(text, chapters):
             for k, (s, nn) in enumerate(heads)}
 
 
+GUIDE_LINK = re.compile(r"https://docs\.nvidia\.com/cuda/cuda-c-(programming|best-practices)-guide/")
+
+
+def origin():
+    """The clone's published address as book.lua reads it (without .git), or None."""
+    try:
+        o = os.popen("git remote get-url origin 2>/dev/null").read().strip()
+    except OSError:
+        return None
+    return re.sub(r"\.git$", "", o) if re.match(r"^https?://[\w\-._~/:]+$", o) else None
+
+
+def check_chapters(data, pdf, urls, dom):
+    """Each written chapter links the guide section it follows and its source folder (the
+    clone's published address; without one, the folder is named) in the PDF (its link
+    annotations, by page) and the HTML, and ends with a Takeaway section."""
+    written = [c for c in data["chapters"] if c["status"] == "written"]
+    spans = pdf_chapters(pdf, written, spans=True)
+    by_page = {}
+    for line in urls.splitlines():
+        f = line.split()
+        if len(f) >= 3 and f[0].isdigit():
+            by_page.setdefault(int(f[0]) - 1, []).append(f[-1])
+    texts, raws = pdf_chapters(pdf, written), html_chapters(dom, written, raw=True)
+    home = origin()
+    lack = {"guide": [], "source": [], "takeaway": []}
+    for c in written:
+        nn, (s, e) = c["nn"], spans.get(c["nn"], (0, 0))
+        pdf_urls = [u for p in range(s, e) for u in by_page.get(p, [])]
+        raw = raws.get(nn, "")
+        html_urls = [html.unescape(u) for u in re.findall(r'href="([^"]*)"', raw)]
+        for fmt, us in (("PDF", pdf_urls), ("HTML", html_urls)):
+            if not any(GUIDE_LINK.match(u) for u in us):
+                lack["guide"].append(f"{nn} ({fmt})")
+            src = (any(u.startswith(home + "/") and u.endswith("/" + c["folder"]) for u in us) if home
+                   # pdftotext drops a hyphen that ends a line: compare without hyphens
+                   else squeeze(c["folder"] + "/").replace("-", "") in
+                   squeeze(texts.get(nn, "") if fmt == "PDF" else raw).replace("-", ""))
+            if not src:
+                lack["source"].append(f"{nn} ({fmt})")
+        # The takeaway: a heading of its own, the chapter's last section.
+        heads = re.findall(r"<h[3-6][^>]*>(.*?)</h[3-6]>", raw, re.S)
+        last = re.sub(r"<[^>]*>", "", heads[-1]).strip() if heads else ""
+        if last != "Takeaway" or "Takeaway" not in texts.get(nn, ""):
+            lack["takeaway"].append(nn)
+    check(not lack["guide"], "every chapter links the Programming Guide section it follows (PDF and HTML)" +
+          (f"; missing in {lack['guide']}" if lack["guide"] else ""))
+    check(not lack["source"], "every chapter links its source folder " +
+          (f"at {home}" if home else "(named: this clone records no published address)") + " (PDF and HTML)" +
+          (f"; missing in {lack['source']}" if lack["source"] else ""))
+    check(not lack["takeaway"], "every chapter ends with its Takeaway section (PDF and HTML)" +
+          (f"; missing in chapters {lack['takeaway']}" if lack["takeaway"] else ""))
+
+
+def exercise_answers(data):
+    """(exercise "15.3", setting "--stride 32", GPU short name, speedup text) for every exercise
+    that asks for a setting a measurement covers (the README's Exercises, the sweep and default
+    runs): what appendix D must show (book/book.lua instructor_blocks, computed here again)."""
+    short = {g["slug"]: g["short"] for g in data["gpus"]}
+    out = []
+    for c in data["chapters"]:
+        if c["status"] != "written":
+            continue
+        text = open(c["readme"], encoding="utf-8").read()
+        m = re.search(r"\n## Exercises\n(.*?)(?=\n## |\Z)", text, re.S)
+        runs = {}
+        for g in c["results"]:
+            for r in g["rows"]:
+                runs.setdefault((g["gpu"], g.get("knobs") or ""), {}).setdefault(r["variant"], r["median_us"])
+        for sw in c["sweeps"]:
+            for r in sw["rows"]:
+                runs.setdefault((sw["gpu"], r["knobs"]), {}).setdefault(r["variant"], r["median_us"])
+        items = re.findall(r"^(\d+)\.\s+(.*?)(?=^\d+\.\s|\Z)", m.group(1) if m else "", re.S | re.M)
+        for num, body in items:
+            for knob, value in re.findall(r"--([A-Za-z][\w-]*)[\s=]+([\w.]+)", body):
+                for (gpu, knobs), med in runs.items():
+                    kv = dict(x.split("=", 1) for x in knobs.split(";") if "=" in x)
+                    v = kv.get(knob)
+                    if v is not None and (v == value or (re.fullmatch(r"[\d.]+", v) and re.fullmatch(r"[\d.]+", value)
+                                                           and float(v) == float(value))):
+                        if "naive" in med and "optimized" in med:
+                            out.append((f"{c['number']}.{num}", f"--{knob} {value}", short.get(gpu, gpu),
+                                        speedup_text(med["naive"] / med["optimized"])))
+    return sorted(set(out))
+
+
+def check_answers(data, pdf, dom):
+    """Appendix D answers every exercise that asks for a measured setting, in both editions."""
+    expected = exercise_answers(data)
+    for fmt, text in (("PDF", pdf[pdf.rfind("Appendix D. The exercises"):] if "Appendix D. The exercises" in pdf else ""),
+                      ("HTML", html.unescape(re.sub(r"<[^>]*>", " ", dom[dom.find('id="instructor"'):]))
+                       if 'id="instructor"' in dom else "")):
+        flat = squeeze(text).replace("-", "")
+        # The HTML row by row; the PDF's text, where pdftotext may read a table column by column,
+        # each exercise, setting and speedup present.
+        missing = [f"{e} {s} {g}: {x}×" for e, s, g, x in expected
+                   if not (re.search(re.escape(squeeze(f"{e}{s}").replace("-", "")) + ".{0,40}?" +
+                                     re.escape(squeeze(g).replace("-", "")) + ".{0,60}?" + re.escape(f"{x}×"), flat)
+                           if fmt == "HTML" else all(squeeze(y).replace("-", "") in flat for y in (e, s, f"{x}×")))]
+        check(expected and not missing, f"appendix D answers the {len(expected)} exercise settings measured, in the {fmt}"
+              + (f"; missing {missing[:5]}" if missing else ""))
+
+
+def read_urls(txt):
+    try:
+        return open(re.sub(r"\.txt$", "", txt) + ".urls", encoding="utf-8", errors="replace").read()
+    except OSError:
+        return ""
+
+
 def main(argv):
+    if argv[:1] == ["chapters"] and len(argv) == 4:
+        data, pdf = json.load(open(argv[1])), open(argv[2], encoding="utf-8", errors="replace").read()
+        dom = read_site(argv[3])[1]
+        check_chapters(data, pdf, read_urls(argv[2]), dom)
+        check_answers(data, pdf, dom)
+        return 1 if failed else 0
     if len(argv) not in (4, 5):
         print(__doc__, file=sys.stderr)
         return 2
@@ -268,6 +386,8 @@ def main(argv):
     check(len(rows) == 50, f"the guideline index maps all 50 recommendations ({len(rows)})")
     missing = [g["id"] for g in rows if g["id"] not in pdf]
     check(not missing, "every recommendation is in the PDF's appendix" + (f"; missing {missing}" if missing else ""))
+    check_chapters(data, pdf, read_urls(argv[1]), dom)
+    check_answers(data, pdf, dom)
     check_links(pages, argv[3], f"HTML edition's {len(pages)} pages")
     if one_page is not None:
         check_links({"book.html": one_page}, None, "one-page book.html")

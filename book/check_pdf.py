@@ -7,6 +7,7 @@
     check_pdf.py captioned BOOK.json           every table and figure has a caption
     check_pdf.py own-roofs DATA.json FIGURES.json  every chapter against its own roof, in one chart
     check_pdf.py sweep-axes DATA.json CHARTS   choices as points, powers of two on a log axis
+    check_pdf.py sweep-same DATA.json CHARTS   no sweep series hides behind an identical one (named "same as")
     check_pdf.py roofline-labels FIGURES.json  no two labels of a roofline overlap
     check_pdf.py diagrams FIGURES.json         pictures of a mechanism, their captions as drawn
     check_pdf.py noisy DATA.json BOOK.json     noise above 5% in bold, as the front matter promises
@@ -332,6 +333,37 @@ def sweep_axes(data_path, charts_dir):
     return 1 if check_book.failed else 0
 
 
+SAME_AS = 0.02  # book/charts.lua SAME_AS: series this close (of the chart's top) at every knob value coincide
+
+
+def sweep_same(data_path, charts_dir):
+    """No series of a sweep chart hides another: each that coincides with an earlier one (every
+    point within SAME_AS of the chart's top at the same knob values) says "same as" in the
+    chart's key (and is drawn a little to the right)."""
+    data = json.load(open(data_path, encoding="utf-8"))
+    wrong, n = [], 0
+    for c in data["chapters"]:
+        sc = c.get("sweep_chart")
+        if not sc:
+            continue
+        series = sc["series"]
+        top = max([p[1] for s in series for p in s["points"]] + [s.get("roof") or 0 for s in series])
+        twins = 0
+        for i, a in enumerate(series):
+            for b in series[:i]:
+                if len(a["points"]) == len(b["points"]) and all(
+                        p[0] == q[0] and abs(p[1] - q[1]) <= SAME_AS * top for p, q in zip(a["points"], b["points"])):
+                    twins += 1
+                    break
+        n += twins
+        said = svg_text(f"{charts_dir}/ch{c['nn']}-sweep.svg").count("same as")
+        if said != twins:
+            wrong.append(f"{c['nn']}: {twins} series coincide with another, {said} said to be the same")
+    check(not wrong, f"no sweep chart hides a series behind an identical one ({n} drawn aside and named \"same as\")"
+          + (f"; {wrong}" if wrong else ""))
+    return 1 if check_book.failed else 0
+
+
 LABEL = re.compile(r'<g transform="translate\(([\d.]+),([\d.]+)\)(?: rotate\((-?[\d.]+)\))?"[^>]*'
                    r'font-size="([\d.]+)"[^>]*?(?:text-anchor="(\w+)")?>\s*<text>([^<]*)</text>')
 
@@ -366,20 +398,36 @@ def roofline_labels(figures_path):
 
 
 def diagrams(figures_path):
-    """The pictures of a mechanism (sectors a warp touches, banks a warp reads, lanes on each side
-    of a branch; book/charts.lua
-    computes them from the chapter's indexing): there are some, and each caption's numbers (32
-    sectors, a 32-way conflict) are what its chart shows."""
+    """The pictures of a mechanism (bytes each kernel moves through DRAM, resident warps per SM,
+    sectors a warp touches, banks a warp reads, lanes on each side of a branch; book/charts.lua
+    computes them from the chapter's code): one for each Part that has one (I to V) and at least
+    five, each caption's numbers (32 sectors, a 32-way conflict, 24 bytes, 6 warps) are what its
+    chart shows, and the occupancy picture's warps are what the occupancy API returned on each GPU
+    for the same block size."""
     figs = [f for f in json.load(open(figures_path, encoding="utf-8"))
-            if re.search(r"-(sectors|banks|divergence)\.svg$", f["svg"])]
-    check(len(figs) >= 2, f"the book has pictures of a mechanism computed from the code ({len(figs)})")
+            if re.search(r"-(sectors|banks|divergence|traffic|occupancy|timeline)\.svg$", f["svg"])]
+    check(len(figs) >= 6, f"the book has pictures of a mechanism computed from the code ({len(figs)})")
+    part = {l.split("\t")[0]: l.split("\t")[2] for l in open("book/chapters.tsv", encoding="utf-8")
+            if re.match(r"\d\d\t", l)}
+    have = {part.get(re.search(r"/ch(\d\d)-", f["svg"]).group(1)) for f in figs}
+    lack = sorted(set(part.values()) - have)
+    check(not lack, "every Part has a picture of a mechanism" + (f"; Parts {lack} have none" if lack else ""))
     for f in figs:
         drawn = svg_text(f["svg"])
-        said = re.findall(r"(\d+) sectors|(\d+)-way|(\d+) passes for 2 warps", f["caption"])
-        shown = [f"{a} sectors" if a else f"{b}-way" if b else f"{c} passes for 2 warps" for a, b, c in said]
+        said = re.findall(r"(\d+) sectors|(\d+)-way|(\d+) passes for 2 warps|(\d+) bytes|(\d+) warps|(\d+) times in 3", f["caption"])
+        shown = [f"{a} sectors" if a else f"{b}-way" if b else f"{c} passes for 2 warps" if c else
+                 f"{d} bytes" if d else f"{e} warps" if e else f"{g} times in 3" for a, b, c, d, e, g in said]
         missing = [x for x in shown if x not in drawn]
         check(said and not missing, f"{f['label']}: the numbers its caption gives ({', '.join(shown)}) "
               f"are the ones its chart draws" + (f"; not drawn: {missing}" if missing else ""))
+        marks = {m["block"]: m["warps"] for m in f.get("drawn", {}).get("marks", [])}
+        rec = f.get("drawn", {}).get("recorded", [])
+        if marks:
+            wrong = [f"{r['gpu']} {r['program']}: {r['block']} threads, {r['warps']} warps, drawn {marks[r['block']]}"
+                     for r in rec if r["block"] in marks and r["warps"] != marks[r["block"]]]
+            same = [r for r in rec if r["block"] in marks]
+            check(same and not wrong, f"{f['label']}: the resident warps it draws are what the occupancy API returned "
+                  f"({len(same)} recorded)" + (f"; differ: {wrong[:4]}" if wrong else ""))
     return 1 if check_book.failed else 0
 
 
@@ -479,7 +527,7 @@ def main(argv):
             "captions": (captions, 2), "parts": (parts, 2), "record": (record, 2),
             "markers": (markers, 1), "captioned": (captioned, 1),
             "units": (units, 1), "own-roofs": (own_roofs, 2),
-            "sweep-axes": (sweep_axes, 2), "roofline-labels": (roofline_labels, 1),
+            "sweep-axes": (sweep_axes, 2), "sweep-same": (sweep_same, 2), "roofline-labels": (roofline_labels, 1),
             "diagrams": (diagrams, 1), "noisy": (noisy, 2)}
     if not argv or argv[0] not in cmds or len(argv) - 1 != cmds[argv[0]][1]:
         print(__doc__, file=sys.stderr)

@@ -172,6 +172,15 @@ local function Pandoc(doc)
       blocks:insert(b)
     end
   end
+  -- Appendix C goes before appendix D (the exercises' answers), if the book has one.
+  local tail = pandoc.List()
+  for k, b in ipairs(blocks) do
+    if b.t == 'Header' and b.identifier == 'instructor' then
+      for j = k, #blocks do tail:insert(blocks[j]) end
+      for _ = k, #blocks do blocks:remove() end
+      break
+    end
+  end
   if #records > 0 then
     blocks:insert(pandoc.Header(1, {pandoc.Str('Appendix C. The full record, chapter by chapter')}, pandoc.Attr('evidence-appendix', {'unnumbered'})))
     blocks:extend(pandoc.read('Every counter recorded for each chapter, on each GPU, by `make evidence` (Nsight Compute, ' ..
@@ -179,6 +188,7 @@ local function Pandoc(doc)
       'as a chart. A chapter prints only the counters its claims read.', 'markdown').blocks)
     blocks:extend(records)
   end
+  blocks:extend(tail)
   doc.blocks = blocks
   return doc
 end

@@ -1,6 +1,7 @@
 /* book/html/book.js: the one script of the HTML edition (copied to book/out/html/book.js).
    The contents button of a phone, the sidebar scrolled to the current page, a copy button on
-   every listing, and the search page. Works from file:// without a network: the search index
+   every listing, the search page (its hits open their page with the words marked), the left
+   and right arrow keys for the previous and next page, and the theme button. Works from file:// without a network: the search index
    is a script (search-index.js) that search.html loads, not a file fetched. */
 (function () {
   'use strict';
@@ -31,6 +32,75 @@
       if (e.key === 'Escape') setOpen(false);
     });
     showCurrent();
+  }
+
+  /* Theme: the system's setting unless the reader chose light or dark with the button (kept in
+     localStorage, where the browser allows it): data-theme on the root, which the style sheet's
+     dark rules read (book/html/site.py scopes them). */
+  var THEMES = ['system', 'light', 'dark'];
+  function stored() { try { return localStorage.getItem('book-theme') || 'system'; } catch (e) { return 'system'; } }
+  function applyTheme(theme) {
+    if (theme === 'system') document.documentElement.removeAttribute('data-theme');
+    else document.documentElement.setAttribute('data-theme', theme);
+    document.querySelectorAll('.theme-toggle').forEach(function (b) {
+      b.textContent = '\u25d0 ' + theme.charAt(0).toUpperCase() + theme.slice(1);
+      b.setAttribute('aria-label', 'Theme: ' + theme + ' (click for ' + THEMES[(THEMES.indexOf(theme) + 1) % 3] + ')');
+    });
+  }
+  applyTheme(stored());
+  document.querySelectorAll('.theme-toggle').forEach(function (b) {
+    b.addEventListener('click', function () {
+      var next = THEMES[(THEMES.indexOf(stored()) + 1) % THEMES.length];
+      try { localStorage.setItem('book-theme', next); } catch (e) { /* not kept across pages */ }
+      applyTheme(next);
+    });
+  });
+
+  /* Left and right arrow keys: the previous and the next page (not while typing, nor with a
+     modifier key, which the browser keeps for itself). */
+  document.addEventListener('keydown', function (e) {
+    if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey || e.defaultPrevented) return;
+    var t = e.target;
+    if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) return;
+    var rel = e.key === 'ArrowLeft' ? 'prev' : e.key === 'ArrowRight' ? 'next' : null;
+    var link = rel && document.querySelector('nav.pager a[rel="' + rel + '"]');
+    if (link) { e.preventDefault(); location.href = link.href; }
+  });
+
+  /* A page opened from a search hit (?h=words): the words marked in its text, the first one
+     scrolled into view. */
+  var wanted = new URLSearchParams(location.search).get('h');
+  var main = document.getElementById('content');
+  if (wanted && main) {
+    var terms = wanted.toLowerCase().split(/\s+/).filter(function (w) { return w.length > 1; });
+    var scope = (location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)))) || main;
+    var walker = document.createTreeWalker(scope, NodeFilter.SHOW_TEXT, {acceptNode: function (n) {
+      return n.parentNode.closest('script, style, mark, nav, pre, svg') ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT;
+    }});
+    var nodes = [], n;
+    while ((n = walker.nextNode())) nodes.push(n);
+    var first = null;
+    nodes.forEach(function (node) {
+      var text = node.nodeValue, low = text.toLowerCase(), pos = 0, frag = null;
+      while (pos < text.length) {
+        var best = -1, len = 0;
+        terms.forEach(function (w) {
+          var i = low.indexOf(w, pos);
+          if (i !== -1 && (best === -1 || i < best)) { best = i; len = w.length; }
+        });
+        if (best === -1) break;
+        frag = frag || document.createDocumentFragment();
+        frag.appendChild(document.createTextNode(text.slice(pos, best)));
+        var mark = document.createElement('mark');
+        mark.className = 'search-mark';
+        mark.textContent = text.slice(best, best + len);
+        frag.appendChild(mark);
+        first = first || mark;
+        pos = best + len;
+      }
+      if (frag) { frag.appendChild(document.createTextNode(text.slice(pos))); node.parentNode.replaceChild(frag, node); }
+    });
+    if (first) first.scrollIntoView({block: 'center'});
   }
 
   /* Copy buttons: the code's text, without the line numbers (those are drawn by CSS). */
@@ -176,7 +246,10 @@
       results.slice(0, 100).forEach(function (r) {
         var li = document.createElement('li');
         var a = document.createElement('a');
-        a.href = r.href;
+        /* the hit's page marks the words it was found by (?h=) */
+        var at = r.href.indexOf('#');
+        a.href = (at === -1 ? r.href : r.href.slice(0, at)) + '?h=' + encodeURIComponent(r.words.join(' ')) +
+          (at === -1 ? '' : r.href.slice(at));
         a.className = 'search-hit';
         a.textContent = r.heading === r.page ? r.page : r.page + ' › ' + r.heading;
         var p = document.createElement('p');

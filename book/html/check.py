@@ -55,6 +55,7 @@ def main(argv):
     ap.add_argument("--dom")
     ap.add_argument("--widths", default="390,1280")
     ap.add_argument("--no-search", action="store_true")
+    ap.add_argument("--no-keys", action="store_true", help="skip the arrow-key and theme-button checks")
     args = ap.parse_args(argv)
     probe = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "probe.js")).read()
     with cdp.Browser() as browser:
@@ -179,15 +180,64 @@ def check_site(browser, probe, site, args, label):
             check_(not copy, f"every listing has a copy button ({n_blocks} listings)", copy)
         check_(not errors, f"{at}, no page logs an error or loads anything from the network", errors)
 
+    # The arrow keys turn pages; the theme button overrides the system's setting, on every page.
+    mid = None if args.no_keys else next((p for p in pages if p in order and 0 < order.index(p) < len(order) - 1), None)
+    if mid:
+        k = order.index(mid)
+        tab = browser.tab(1280, 900)
+        turned = {}
+        for key, want in (("ArrowRight", order[k + 1]), ("ArrowLeft", order[k - 1])):
+            tab.goto(url(mid))
+            tab.send("Input.dispatchKeyEvent", {"type": "keyDown", "key": key, "code": key,
+                                                "windowsVirtualKeyCode": 39 if key == "ArrowRight" else 37})
+            try:  # the key's page, if it opens one
+                tab.browser.wait_event("Page.loadEventFired", tab.session, timeout=3)
+            except cdp.CDPError:
+                pass
+            turned[key] = (tab.eval("location.pathname.split('/').pop()"), want)
+        bad = [f"{key} on {mid} went to {g}, not {w}" for key, (g, w) in turned.items() if g != w]
+        check_(not bad, f"the left and right arrow keys open the previous and the next page ({mid})", bad)
+        bg = "getComputedStyle(document.body).backgroundColor"
+        tab.goto(url(mid))
+        tab.eval("localStorage.removeItem('book-theme')")
+        tab.goto(url(mid))
+        system = tab.eval(bg)
+        seen = []
+        for _ in range(3):  # system -> light -> dark -> system
+            tab.eval("(b => b && b.click())([...document.querySelectorAll('.theme-toggle')].find(b => b.offsetParent))")
+            seen.append((tab.eval("document.documentElement.dataset.theme || 'system'"), tab.eval(bg)))
+            if seen[-1][0] == "dark":
+                tab.goto(url(order[k + 1]))
+                seen.append(("dark on the next page", tab.eval(bg)))
+                tab.goto(url(mid))
+        tab.close()
+        names = [s[0] for s in seen]
+        dark = dict(seen).get("dark")
+        ok = (names == ["light", "dark", "dark on the next page", "system"] and dark != system
+              and dict(seen).get("light") == system and dict(seen).get("dark on the next page") == dark
+              and dict(seen).get("system") == system)
+        check_(ok, f"the theme button turns the page dark and back, kept on the next page (system {system}, dark {dark})",
+               [f"{seen}"])
     if not args.no_search:
         tab = browser.tab(1280, 900)
         problems = tab.goto(url("search.html") + "?q=shared+memory")
         hits = tab.eval("Array.from(document.querySelectorAll('#search-results a.search-hit'))"
                         ".map(a => a.getAttribute('href'))")
-        bad = [h for h in hits if not os.path.isfile(os.path.join(site, h.split("#")[0]))]
+        bad = [h for h in hits if not os.path.isfile(os.path.join(site, re.split(r"[?#]", h)[0]))]
         check_(not problems and len(hits) > 0 and not bad,
               f"the search page lists sections for \"shared memory\" ({len(hits)} results, each a page of the book)",
               problems + [f"{h} is not a page" for h in bad] + ([] if hits else ["no results"]))
+        # The first hit opens its page with the words marked, the first of them in view.
+        got = {}
+        if hits:
+            tab.goto(urllib.parse.urljoin(url("search.html"), hits[0]))
+            got = tab.eval("(() => { const m = document.querySelectorAll('mark.search-mark'); const r = m[0] && "
+                           "m[0].getBoundingClientRect(); return {n: m.length, text: m[0] ? m[0].textContent : '', "
+                           "inView: !!r && r.top >= 0 && r.bottom <= innerHeight}; })()") or {}
+        check_(got.get("n", 0) > 0 and got.get("inView") and got.get("text", "").lower() in ("shared", "memory"),
+               f"a search hit opens its page with the words marked, the first in view ({got.get('n', 0)} marked on "
+               f"{hits[0] if hits else 'no hit'})", [f"marks: {got}"])
+        tab.goto(url("search.html"))
         # Every section, searched for by its heading and by the first words of its text, is found.
         queries = [(page, h[0], q) for page, hs in headings.items() for h in hs for q in h[1:] if q]
         found = tab.eval("(" + json.dumps([q[2] for q in queries]) + ").map(q => (window.bookSearch ? "

@@ -295,6 +295,7 @@ def contents(pages, current=None, sub=(), link=lambda p: p.file):
 def sidebar(pages, current, sub):
     return (f'<nav id="sidebar" aria-label="Contents"><div class="sidebar-head">'
             f'<p class="sidebar-title"><a href="index.html">{esc(BOOK_TITLE)}</a></p>'
+            f'<button type="button" class="theme-toggle" aria-label="Theme">◐ System</button>'
             f'<form class="search-form" action="search.html" method="get" role="search">'
             f'<input type="search" name="q" placeholder="Search the book" aria-label="Search the book">'
             f'</form></div>{contents(pages, current, sub)}</nav>')
@@ -309,6 +310,26 @@ def pager(prev, nxt, where):
         links.append(f'<a rel="next" href="{nxt.file}"><span class="pager-dir">Next →</span> '
                      f'<span class="pager-title">{esc(nxt.title)}</span></a>')
     return f'<nav class="pager pager-{where}" aria-label="Previous and next">{"".join(links)}</nav>'
+
+
+def themed(css):
+    """The theme button (book.js sets data-theme on the root: light, dark, or none for the
+    system's setting): each of book.css's dark blocks, @media (prefers-color-scheme: dark), is
+    kept for the system's dark unless the reader chose light, and repeated for a chosen dark.
+    book.css stays the one owner of the dark colours."""
+    def scope(body, attr):
+        def rule(m):
+            sels = [x.strip() for x in m.group(1).split(",")]
+            sels = [(":root" + attr + x[5:]) if x.startswith(":root") else f":root{attr} {x}" for x in sels]
+            return ", ".join(sels) + " {" + m.group(2) + "}\n"
+        return re.sub(r"([^{}]+?)\s*\{([^{}]*)\}", rule, body)
+    def block(m):
+        body = m.group(1)
+        return ("@media (prefers-color-scheme: dark) {\n" + scope(body, ':not([data-theme="light"])') + "\n}\n"
+                + scope(body, '[data-theme="dark"]') + "\n")
+    css = re.sub(r"@media \(prefers-color-scheme: dark\) \{((?:[^{}]*\{[^{}]*\})*[^{}]*)\}", block, css)
+    return css + (':root[data-theme="light"] { color-scheme: light; }\n'
+                  ':root[data-theme="dark"] { color-scheme: dark; }\n')
 
 
 def page_html(title, lang, body, side, scripts=()):
@@ -327,6 +348,7 @@ def page_html(title, lang, body, side, scripts=()):
 <button type="button" id="toc-toggle" aria-controls="sidebar" aria-expanded="false">☰ Contents</button>
 <a class="topbar-title" href="index.html">{esc(BOOK_TITLE)}</a>
 <a class="topbar-search" href="search.html" aria-label="Search">Search</a>
+<button type="button" class="theme-toggle" aria-label="Theme">◐ System</button>
 </header>
 {side}
 <main id="content">
@@ -377,8 +399,8 @@ def main(argv):
     body = re.search(r'<div id="book-body">\n?(.*)</div>\s*</body>', doc, re.S)
     if not (highlighting and title_block and body):
         die(f"{src} was not written with book/html/template.html")
-    css = ("/* Pandoc's code highlighting (tango), then book/book.css. */\n" + highlighting.group(1)
-           + open(css_file, encoding="utf-8").read())
+    css = themed("/* Pandoc's code highlighting (tango), then book/book.css. */\n" + highlighting.group(1)
+                 + open(css_file, encoding="utf-8").read())
     body = re.sub(r"<table\b.*?</table>", lambda m: f'<div class="table-box">{labelled(m.group(0))}</div>',
                   indent_lines(body.group(1)), flags=re.S)
 
