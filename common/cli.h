@@ -49,6 +49,7 @@ struct options {
     long knob[MAX_KNOBS];
     unsigned long long seed;
     int check_only;   /* verify once, no timing */
+    int check_batch;  /* --check-batch: option sets from stdin, each checked (driver.cu) */
     int warm_l2;      /* skip the L2 flush before each sample */
     int min_samples;  /* at least 20 */
     const char *append; /* results file to append one CSV row to, or NULL */

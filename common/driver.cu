@@ -354,6 +354,113 @@ static int appendable(const char *path)
     return access(dir, W_OK | X_OK) == 0;
 }
 
+/* One configuration on an opened GPU: its inputs, the check and, unless --check-only, the
+ * timing and the row. Returns the program's exit status. */
+static int run_config(const struct problem *p, const struct variant *v, const char *program,
+                      const struct options *o, const struct gpu_info *g, const char *source_hash)
+{
+    struct config cfg;
+    cfg.size = o->size;
+    cfg.seed = o->seed;
+    cfg.check_rule = v->check_rule;
+    memcpy(cfg.knob, o->knob, sizeof cfg.knob);
+    char knobs[128];
+    knob_text(p, &cfg, knobs, sizeof knobs);
+
+    if (!fits(p, &cfg, g, !o->check_only))
+        return EXIT_TOO_LARGE;
+
+    printf("%s: size %ld%s%s, seed %llu, on %s\n", program, cfg.size, *knobs ? ", " : "", knobs,
+           cfg.seed, g->name);
+    double t_start = host_now_s();
+    void *data = p->create(&cfg);
+    if (v->prepare)
+        v->prepare(data);
+    cudaStream_t s;
+    CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+
+    double t_created = host_now_s();
+    struct check_report rep;
+    int passed = verify(p, v, data, s, &rep);
+    double t_checked = host_now_s();
+    /* A program that fails its check is not timed: it prints no speedup. */
+    int timed = passed && !o->check_only;
+    struct measurement m;
+    if (timed) {
+        measure(p, v, data, s, g, o, &m);
+        print_measurement(&m, g);
+    }
+    /* Where a run's wall time goes (make results' runtime figures read this line). */
+    printf("phases: inputs %.2f s, check %.2f s, timing %.2f s\n", t_created - t_start,
+           t_checked - t_created, host_now_s() - t_checked);
+    if (o->append) {
+        const char *method = timed ? m.tr.method : o->check_only ? "check only"
+                                                                 : "not timed: check failed";
+        if (append_row(o->append, p, v, g, &cfg, knobs, &rep, timed ? &m : NULL, method,
+                       source_hash) != 0) {
+            fprintf(stderr, "error: could not append the result to '%s'\n", o->append);
+            return EXIT_USAGE;
+        }
+    }
+
+    if (v->release)
+        v->release(data);
+    p->destroy(data);
+    CUDA_CHECK(cudaStreamDestroy(s));
+    return passed ? EXIT_OK : EXIT_CHECK_FAILED;
+}
+
+/* --check-batch: one set of options per line of standard input, each checked in this one
+ * process. The test suite checks every size, seed and sweep of a program this way: a CUDA
+ * context costs a process most of its time at the test sizes, and 16 processes starting
+ * contexts at once wait on each other in the driver. After each configuration's own output
+ * comes one line "batch: exit N: OPTIONS"; a configuration the parser refuses is exit 2
+ * and the next one runs. Exits 0 if every configuration passed, else the worst status. */
+static int run_batch(const struct problem *p, const struct variant *v, const char *program,
+                     const struct cli_spec *spec, const char *source_hash)
+{
+    struct gpu_info g;
+    int rc = gpu_open(&g, program);
+    if (rc)
+        return rc;
+    char line[1024], err[256];
+    int worst = EXIT_OK, lines = 0;
+    while (fgets(line, sizeof line, stdin)) {
+        line[strcspn(line, "\n")] = '\0';
+        char copy[sizeof line], *args[64];
+        int n = 0;
+        snprintf(copy, sizeof copy, "%s", line);
+        args[n++] = (char *)program;
+        for (char *t = strtok(copy, " \t"); t && n < 63; t = strtok(NULL, " \t"))
+            args[n++] = t;
+        args[n] = NULL;
+        if (n == 1)
+            continue;
+        lines++;
+        struct options o;
+        enum cli_status st = cli_parse(n, args, spec, &o, err, sizeof err);
+        if (st == CLI_OK && (o.append || o.check_batch))
+            snprintf(err, sizeof err, "--append and --check-batch cannot stand in a batch");
+        if (st != CLI_OK || o.append || o.check_batch) {
+            fprintf(stdout, "%s: error: %s\n", program,
+                    st == CLI_ERROR || st == CLI_OK ? err : "--help and --describe cannot stand in a batch");
+            rc = EXIT_USAGE;
+        } else {
+            o.check_only = 1;
+            rc = run_config(p, v, program, &o, &g, source_hash);
+        }
+        printf("batch: exit %d: %s\n", rc, line);
+        fflush(stdout);
+        if (rc > worst)
+            worst = rc;
+    }
+    if (!lines) {
+        fprintf(stderr, "%s: error: --check-batch read no options from standard input\n", program);
+        return EXIT_USAGE;
+    }
+    return worst;
+}
+
 int run_variant_hashed(int argc, char **argv, const struct problem *p, const struct variant *v,
                        const char *source_hash)
 {
@@ -371,14 +478,8 @@ int run_variant_hashed(int argc, char **argv, const struct problem *p, const str
     case CLI_OK: break;
     }
     setvbuf(stdout, NULL, _IOLBF, 0);
-
-    struct config cfg;
-    cfg.size = o.size;
-    cfg.seed = o.seed;
-    cfg.check_rule = v->check_rule;
-    memcpy(cfg.knob, o.knob, sizeof cfg.knob);
-    char knobs[128];
-    knob_text(p, &cfg, knobs, sizeof knobs);
+    if (o.check_batch)
+        return run_batch(p, v, program, &spec, source_hash);
 
     if (o.append && !appendable(o.append)) {
         fprintf(stderr, "%s: error: --append '%s': %s\n", program, o.append, strerror(errno));
@@ -389,45 +490,5 @@ int run_variant_hashed(int argc, char **argv, const struct problem *p, const str
     int rc = gpu_open(&g, program);
     if (rc)
         return rc;
-    if (!fits(p, &cfg, &g, !o.check_only))
-        return EXIT_TOO_LARGE;
-
-    printf("%s: size %ld%s%s, seed %llu, on %s\n", program, cfg.size, *knobs ? ", " : "", knobs,
-           cfg.seed, g.name);
-    double t_start = host_now_s();
-    void *data = p->create(&cfg);
-    if (v->prepare)
-        v->prepare(data);
-    cudaStream_t s;
-    CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-
-    double t_created = host_now_s();
-    struct check_report rep;
-    int passed = verify(p, v, data, s, &rep);
-    double t_checked = host_now_s();
-    /* A program that fails its check is not timed: it prints no speedup. */
-    int timed = passed && !o.check_only;
-    struct measurement m;
-    if (timed) {
-        measure(p, v, data, s, &g, &o, &m);
-        print_measurement(&m, &g);
-    }
-    /* Where a run's wall time goes (make results' runtime figures read this line). */
-    printf("phases: inputs %.2f s, check %.2f s, timing %.2f s\n", t_created - t_start,
-           t_checked - t_created, host_now_s() - t_checked);
-    if (o.append) {
-        const char *method = timed ? m.tr.method : o.check_only ? "check only"
-                                                                : "not timed: check failed";
-        if (append_row(o.append, p, v, &g, &cfg, knobs, &rep, timed ? &m : NULL, method,
-                       source_hash) != 0) {
-            fprintf(stderr, "error: could not append the result to '%s'\n", o.append);
-            return EXIT_USAGE;
-        }
-    }
-
-    if (v->release)
-        v->release(data);
-    p->destroy(data);
-    CUDA_CHECK(cudaStreamDestroy(s));
-    return passed ? EXIT_OK : EXIT_CHECK_FAILED;
+    return run_config(p, v, program, &o, &g, source_hash);
 }

@@ -147,6 +147,7 @@ cli_checks() { # PROG: its command line, its --help and --describe, its no-GPU m
     refused "unknown option '--no-such-option'" --no-such-option
     refused 'out of range' --size 0
     refused 'not a non-negative integer' --seed banana
+    refused 'takes its options from standard input' --check-batch --size small
     refused "--append '/no/such/dir/x.csv': No such file or directory" --check-only --append /no/such/dir/x.csv
     for k in $knobs; do
         refused "--$k 2000000000 is out of range" --check-only --"$k" 2000000000
@@ -255,6 +256,16 @@ else
         want=$(case $n in 0 | 3) echo 0 ;; *) echo 1 ;; esac)
         [ $rc -eq "$want" ] && ok "planted bug $n: exit $rc as expected" || { bad "planted bug $n: exit $rc, expected $want"; tail -n 5 "$log"; }
     done
+    # A batch (how every program's sizes, seeds and sweeps are checked) reports each failing
+    # configuration on its own: planted bug 1 fails both sets, planted bug 0 passes both.
+    for n in 0 1; do
+        bin=build/tests/planted-$n
+        [ -x "$bin" ] || continue
+        printf -- '--size small --seed 1\n--size odd --seed 2\n' | "$bin" --check-batch >"$log" 2>&1; rc=$?
+        want=$n; got=$(grep -c "^batch: exit $n: " "$log")
+        [ $rc -eq "$want" ] && [ "$got" -eq 2 ] && ok "planted bug $n in a batch: both configurations exit $n" \
+            || { bad "planted bug $n in a batch: exit $rc, $got of 2 verdicts exit $want"; tail -n 5 "$log"; }
+    done
     # Chapter 04's check must see a missing (1) or wrong (2) row maximum.
     for n in 1 2; do
         for v in naive optimized; do
@@ -278,25 +289,39 @@ else
         if [ -z "${CHAPTERS:-}" ] || [[ " $CHAPTERS " == *" $nn "* ]]; then gpu_programs+=("$prog"); fi
     done
     [ -z "${CHAPTERS:-}" ] || echo "(chapters $CHAPTERS only)"
+    # batch_verdicts LOG PROG <SETS: one PASS or FAIL per option set (a line of stdin) from the
+    # "batch: exit N: SET" lines of a --check-batch run's LOG; a failure shows that set's own
+    # output (the lines after the verdict before it).
+    batch_verdicts() {
+        local o st
+        while IFS= read -r o; do
+            st=$(awk -v want="$o" '/^batch: exit [0-9]+: /{ s = $0; sub(/^batch: exit [0-9]+: /, "", s)
+                 if (s == want) { split($0, w, " "); sub(/:$/, "", w[3]); print w[3]; exit } }' "$1")
+            if [ "$st" = 0 ]; then ok "$2 $o"
+            else
+                if [ -n "$st" ]; then bad "$2 $o: exit $st"
+                else bad "$2 $o: no verdict: the process stopped before it ended"; fi
+                awk -v want="$o" '/^batch: exit [0-9]+: /{ s = $0; sub(/^batch: exit [0-9]+: /, "", s)
+                     if (s == want) { printf "%s", buf; found = 1; exit } buf = ""; next }
+                     { buf = buf $0 "\n" } END { if (!found) printf "%s", buf }' "$1" | tail -n 8
+            fi
+        done
+    }
     gpu_checks() { # PROG: every size, seed, sweep and knob value; planted faults; sanitizers
         local prog=$1 size seed o rc fit tool
         [ -x "$prog" ] || return 0
-        for size in small odd; do
-            for seed in 1 2; do
-                "$prog" --check-only --size $size --seed $seed >"$log" 2>&1; rc=$?
-                [ $rc -eq 0 ] && ok "$prog --size $size --seed $seed" \
-                    || { bad "$prog --size $size --seed $seed: exit $rc"; tail -n 8 "$log"; }
-            done
-        done
-        # Every sweep the results hold and every knob value the prose tells a reader to try.
-        while IFS= read -r o; do
-            [ -n "$o" ] || continue
-            for size in small odd; do
-                # shellcheck disable=SC2086  # the options are words
-                "$prog" $o --check-only --size $size >"$log" 2>&1; rc=$?
-                [ $rc -eq 0 ] && ok "$prog $o --size $size" || { bad "$prog $o --size $size: exit $rc"; tail -n 8 "$log"; }
-            done
-        done < <("$prog" --describe | sed -n 's/^\(sweep\|test\)=//p')
+        # Every size and seed, every sweep the results hold and every knob value the prose
+        # tells a reader to try: one process for them all (--check-batch: one CUDA context,
+        # where one process each spent most of its time starting one). Each configuration's
+        # own "batch: exit N" line is its verdict; one with none was cut short by a crash.
+        local sets
+        sets=$(for size in small odd; do for seed in 1 2; do echo "--size $size --seed $seed"; done; done
+               "$prog" --describe | sed -n 's/^\(sweep\|test\)=//p' | while IFS= read -r o; do
+                   [ -n "$o" ] || continue; echo "$o --size small"; echo "$o --size odd"; done)
+        "$prog" --check-batch <<<"$sets" >"$log" 2>&1; rc=$?
+        batch_verdicts "$log" "$prog" <<<"$sets"
+        [ $rc -eq 0 ] || grep -q '^batch: exit [1-9]' "$log" \
+            || { bad "$prog --check-batch: exit $rc with no configuration failed"; tail -n 5 "$log"; }
         # The planted fault every check must catch: outputs left as poisoned, as by a kernel
         # that wrote nothing.
         GUIDE_PLANT=unwritten "$prog" --check-only --size odd >"$log" 2>&1; rc=$?

@@ -134,6 +134,11 @@ int main(void)
     }
     EXPECT(parse(&o, "--check-only", "--check-only", NULL) == CLI_ERROR);
     EXPECT(parse(&o, "--warm-l2", "--check-only", NULL) == CLI_OK);
+    /* --check-batch reads its option sets from standard input: alone on the command line. */
+    EXPECT(parse(&o, "--check-batch", NULL, NULL) == CLI_OK && o.check_batch && !o.check_only);
+    EXPECT(parse(&o, "--check-batch", "--check-only", NULL) == CLI_ERROR
+           && strstr(err, "from standard input"));
+    EXPECT(parse(&o, "--size", "100", "--check-batch") == CLI_ERROR);
     test_knob_rules();
     return UNIT_REPORT();
 }
