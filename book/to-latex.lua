@@ -157,8 +157,20 @@ end
 -- and the sweep tables a chart draws (book/book.lua's .record divs, collapsed in the HTML) moves to an appendix at the end.
 local function Pandoc(doc)
   local records, blocks, last = pandoc.List(), pandoc.List(), nil
+  local runin = nil
   for _, b in ipairs(doc.blocks) do
-    if b.t == 'Div' and b.classes:includes('record') then
+    -- A chapter's takeaway is its last word, a short paragraph: in print its heading runs into
+    -- it ("Takeaway." in bold) rather than taking a heading's lines above and below.
+    if runin and b.t == 'Para' then
+      b.content = pandoc.List({pandoc.Strong({pandoc.Str('Takeaway.')}), pandoc.Space()}) .. b.content
+      runin = nil
+    elseif runin then
+      blocks:insert(runin)
+      runin = nil
+    end
+    if b.t == 'Header' and pandoc.utils.stringify(b) == 'Takeaway' then
+      runin = b
+    elseif b.t == 'Div' and b.classes:includes('record') then
       local title = 'Chapter ' .. (b.attributes.chapter or '?')
       if title ~= last then
         records:insert(pandoc.Header(3, {pandoc.Str(title)}, pandoc.Attr(b.identifier, {'unnumbered'})))
