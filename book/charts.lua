@@ -707,7 +707,8 @@ local function traffic_diagram(nn, programs)
   local boxes, labels, yt, drawn = {}, {}, {}, {rows = {}}
   local widest = 0
   for k, prog in ipairs(programs) do
-    local y, x = #programs - k + 1, 0
+    -- Rows 1.7 apart: a row's kernel names under its bars, the next row's title above its own.
+    local y, x = 1 + 1.7 * (#programs - k), 0
     for _, kn in ipairs(prog[2]) do
       for part, n in ipairs({kn[2], kn[3]}) do
         if n > 0 then boxes[#boxes + 1] = string.format('%d %d %.2f %d', x, x + 4 * n, y, part); x = x + 4 * n end
@@ -719,13 +720,13 @@ local function traffic_diagram(nn, programs)
     yt[#yt + 1] = gq(string.format('%s: %d kernel%s, %d bytes', prog[1], #prog[2], #prog[2] > 1 and 's' or '', x)) .. ' ' .. y
   end
   local script = STYLE .. "set key outside top center horizontal\nset border 1\nset grid noytics noxtics\n" ..
-    string.format("set xrange [0:%d]\nset yrange [0.4:%.1f]\n", widest + 1, #programs + 0.7) ..
+    string.format("set xrange [0:%d]\nset yrange [0.15:%.1f]\n", widest + 1, 1 + 1.7 * (#programs - 1) + 0.7) ..
     "set ytics scale 0 font ',11' (" .. table.concat(yt, ', ') .. ")\nset ytics offset 0,1.9 left\nset lmargin 2\n" ..
     "set xtics 0,4 scale 1\nset xlabel 'bytes each element moves through DRAM'\n" .. table.concat(labels, '\n') .. '\n' ..
     "$t << EOD\n" .. table.concat(boxes, '\n') .. "\nEOD\n" ..
     "plot $t using (($1+$2)/2):3:($1+0.1):($2-0.1):($3-0.25):($3+0.25):($4==1?0x2a6fb0:0xd1603d) with boxxyerror fs solid 1.0 noborder lc rgb variable notitle, \\\n" ..
     "     NaN with boxes fs solid 1.0 noborder lc rgb '#2a6fb0' title 'read', NaN with boxes fs solid 1.0 noborder lc rgb '#d1603d' title 'written'\n"
-  return render_chart('ch' .. nn .. '-traffic', script, 220, 680), drawn
+  return render_chart('ch' .. nn .. '-traffic', script, 260, 680), drawn
 end
 
 -- Occupancy: resident warps per SM against threads per block (multiples of the warp size) for a
