@@ -42,6 +42,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from guide import compare                                           # noqa: E402
 from guide import evidence as ev                                    # noqa: E402
+from guide import history                                           # noqa: E402
 from guide import loops                                             # noqa: E402
 from guide import render                                            # noqa: E402
 from guide.book import book_json                                    # noqa: E402
@@ -257,6 +258,31 @@ def cmd_claims(args, results_dir):
     return 1 if bad else 0
 
 
+def claim_kinds_file(data, check):
+    """results/claims/kinds.csv: each claim's kind as the git history decides it, for a tree
+    without that history (history.py). Written, or with check verified, where the history is
+    here; left as it is where it is not. Returns the number of problems (0 or 1)."""
+    h = history.history()
+    if not h.available:
+        return 0
+    rows = [(n, c.get("id"), c["_key"], ev.claim_kind(data, n, c))
+            for n, spec in sorted(data.specs.items()) for c in spec.get("claims", [])]
+    text = history.kinds_csv(rows)
+    path = os.path.join(data.results_dir, history.KINDS_FILE)
+    old = read_text(path, data_file=False) if os.path.isfile(path) else None
+    if old == text:
+        return 0
+    if check:
+        print(f"FAIL: {rel(path)} does not hold the claims' kinds as the history decides them; "
+              "run `make readme`")
+        return 1
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(text)
+    print(f"updated {rel(path)}")
+    return 0
+
+
 def cmd_readme(args, results_dir):
     check = "--check" in args
     names = [a for a in args if a != "--check"]
@@ -300,6 +326,7 @@ def cmd_readme(args, results_dir):
             with open(path, "w") as f:
                 f.write(new)
             print(f"updated {rel(path)}")
+    bad += claim_kinds_file(data, check)
     return 1 if bad else 0
 
 

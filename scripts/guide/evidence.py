@@ -566,6 +566,12 @@ def claim_kind(data, number, claim):
     if "_kind" in claim:
         return claim["_kind"]
     h = history.history()
+    if not h.available:
+        # No history here (a shallow clone, a tarball): the kind recorded where there was one.
+        kept = history.recorded_kinds(data.results_dir).get((number, claim.get("id"), history.key_id(claim["_key"])))
+        if kept:
+            claim["_kind"] = dict(kept, why=f"as results/{history.KINDS_FILE} records it ({h.why})")
+            return claim["_kind"]
     spec = data.specs.get(number) or {}
     committed = h.committed(spec.get("path"), claim["_key"]) if h.available else None
     # A redesigned chapter (its [prediction] says what changed) is judged against the numbers of

@@ -22,10 +22,15 @@ Merges are not read (their changes are their parents' commits'). The commit date
 used: a rebase makes a claim later, never earlier.
 
 Without history (not a git clone, git missing, or a shallow clone whose history is cut), no
-claim can be shown to precede its evidence: every claim is an observation, and `claims` says so
-in one line. CI runs on a full clone."""
+claim can be shown to precede its evidence: each claim takes the kind that results/claims/kinds.csv
+records for its current text (`make readme` writes that file from the history, and `make readme
+--check`, which CI runs on a full clone, fails when it is not current), and a claim the file does
+not record, in its current text, is an observation."""
 
+import csv
 import datetime
+import hashlib
+import io
 import os
 import re
 import subprocess
@@ -160,6 +165,39 @@ class History:
                                      else (number, t, m, source)) for t, m in reads]
         dates = [d for d in dates if d]
         return min(dates) if dates else None
+
+
+KINDS_FILE = os.path.join("claims", "kinds.csv")
+KINDS_COLUMNS = ["chapter", "claim", "text", "kind", "committed", "first_recorded"]
+
+
+def key_id(key):
+    """A short name for a claim's current text (claim_key): the record holds it, so that a claim
+    changed since it was recorded is not taken for the one recorded."""
+    return hashlib.sha256(repr(key).encode()).hexdigest()[:12]
+
+
+def recorded_kinds(results_dir):
+    """{(chapter, claim id, key_id): {kind, committed, first_recorded}} from results/claims/kinds.csv
+    ({} without one)."""
+    path = os.path.join(results_dir, KINDS_FILE)
+    if not os.path.isfile(path):
+        return {}
+    with open(path, newline="") as f:
+        return {(int(r["chapter"]), r["claim"], r["text"]):
+                {"kind": r["kind"], "committed": r["committed"] or None,
+                 "first_recorded": r["first_recorded"] or None}
+                for r in csv.DictReader(f)}
+
+
+def kinds_csv(rows):
+    """The text of results/claims/kinds.csv for rows of (chapter, claim id, key, kind dict)."""
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(KINDS_COLUMNS)
+    for number, cid, key, k in sorted(rows, key=lambda r: (r[0], r[1])):
+        w.writerow([number, cid, key_id(key), k["kind"], k["committed"] or "", k["first_recorded"] or ""])
+    return out.getvalue()
 
 
 _HISTORY = {}
