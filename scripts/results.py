@@ -187,8 +187,8 @@ def cmd_claims(args, results_dir):
     counts = {(k, v): 0 for k in (ev.MECHANISM, ev.OBSERVATION) for v in (ev.HELD, ev.MISSED)}
     h = ev.history.history()
     if not h.available:
-        print(f"WARN: {h.why}: no claim can be shown to precede its evidence; every claim is "
-              "counted as an observation")
+        print(f"WARN: {h.why}: each claim takes the kind results/{history.KINDS_FILE} records "
+              "for its current text (a claim it does not record is an observation)")
     stale_on = set()  # (chapter, evidence file) pairs whose evidence predates the sources
     for file, line, c, program, recorded, now in ev.stale_evidence(data):
         print(f"FAIL: {file}:{line}: chapter {c.nn} {program}: stale evidence (recorded "

@@ -114,10 +114,32 @@ claims "$d"
 if [ "${m3:-x}" = "$m1" ] && grep -qE "^(PASS|FAIL): chapter 29 claim instructions on .*\\[mechanism\\]$" "$tmp/out"; then
     pass "a redesigned chapter's claims count as predictions until its new sources are measured; an edit alone does not"
 else failed "redesigned: after the edit ${m3:-?} predictions (want $m1)"; grep "29 claim instructions" "$tmp/out" | head -n 2; fi
-# Without history every claim is an observation, said in one line.
+# Without history (a shallow clone, a tarball) each claim takes the kind results/claims/kinds.csv
+# records for its current text; without that record, every claim is an observation.
 rm -rf "$d/.git"
 claims "$d"; read -r m2 o2 < <(counts)
-if grep -q "^WARN: no git history" "$tmp/out" && [ "${m2:-x}" = 0 ] && [ "${o2:-0}" -gt 0 ]; then
-    pass "without git history every claim is an observation, said in one line"
-else failed "without git history: ${m2:-?} predictions held"; head -n 2 "$tmp/out"; fi
+rm "$d/results/claims/kinds.csv"
+claims "$d"; read -r m4 o4 < <(counts)
+if grep -q "^WARN: no git history" "$tmp/out" && [ "${m4:-x}" = 0 ] && [ "${o4:-0}" -gt 0 ] && [ "${m2:-0}" -gt 0 ]; then
+    pass "without git history a claim takes its recorded kind ($m2 predictions), and without the record every claim is an observation"
+else failed "without git history: ${m2:-?} predictions with the record, ${m4:-?} without"; head -n 2 "$tmp/out"; fi
+# The record follows the history: `make readme` writes it, and --check fails on a kind changed by
+# hand (a prediction claimed for an observation) or on a claim whose text changed since.
+r=$tmp/record; copy "$r" 2030-01-01T00:00:00Z
+python3 "$r"/scripts/results.py readme >/dev/null 2>&1
+if python3 "$r"/scripts/results.py readme --check >"$tmp/out" 2>&1; then
+    sed -i '2s/,observation,/,mechanism,/' "$r/results/claims/kinds.csv"
+    python3 "$r"/scripts/results.py readme --check >"$tmp/out" 2>&1
+    if [ $? = 1 ] && grep -q "^FAIL: results/claims/kinds.csv does not hold" "$tmp/out"; then
+        pass "readme --check fails on a claim's kind changed by hand in results/claims/kinds.csv"
+    else failed "a kind changed by hand in results/claims/kinds.csv passed readme --check"; tail -n 2 "$tmp/out"; fi
+else failed "readme --check fails right after readme wrote the record"; tail -n 3 "$tmp/out"; fi
+# In a tree without history, a claim whose text changed is not the one recorded: an observation.
+n=$tmp/nohistory; mkdir -p "$n" && sources scripts chapters results book common | tar -cf - -T - | tar -xf - -C "$n"
+claims "$n"; read -r m5 _ < <(counts)
+sed -i '0,/^holds = "naive >= 1.5 \* optimized"$/s//holds = "naive >= 1.4 * optimized"/' "$(ls -d "$n"/chapters/31-*)/evidence.toml"
+claims "$n"; read -r m6 _ < <(counts)
+if [ -n "${m5:-}" ] && [ -n "${m6:-}" ] && [ "$m6" -lt "$m5" ] && grep -q "chapter 31 claim .*\[observation\]" "$tmp/out"; then
+    pass "without history a claim edited since the record is an observation ($m5 -> $m6 predictions)"
+else failed "without history an edited claim kept its recorded kind (${m5:-?} -> ${m6:-?})"; fi
 exit $fail
