@@ -99,6 +99,11 @@ struct problem {
      * For noisy host-orchestrated regions, so that the quartiles, and with
      * them the noise figure, rest on enough samples to mean something. */
     int min_samples;
+    /* Rounds of the default configuration (0 or 1: one). With R > 1, `make results` runs the
+     * chapter's programs R times each, one process per run, taking turns (naive, optimized,
+     * naive, ...), and keeps each program's round of median time: for host-orchestrated work
+     * whose time moves between processes more than within one (chapter 36's allocations). */
+    int rounds;
 
     /* Bytes of device and host memory create() will need, so that a size too
      * large is refused with a message before anything is allocated. */

@@ -108,6 +108,9 @@ void cli_usage(const struct cli_spec *s, void *file)
     fprintf(f, "  --check-only    verify against the CPU reference once; no timing\n");
     fprintf(f, "  --check-batch   read one set of options per line of standard input and\n");
     fprintf(f, "                  check each in this one process (the test suite's way)\n");
+    fprintf(f, "  --batch FILE    run each line of FILE ('-': standard input) as a set of\n");
+    fprintf(f, "                  options, timed unless it says --check-only, in this one\n");
+    fprintf(f, "                  process (make results' and make evidence's way)\n");
     fprintf(f, "  --samples N     timed samples, at least 20 (default 20; more are taken\n");
     fprintf(f, "                  until 0.5 s of samples)\n");
     fprintf(f, "  --warm-l2       do not flush the L2 cache before each sample\n");
@@ -139,7 +142,7 @@ static int once(unsigned *seen, int bit, const char *a, char *err, size_t errlen
     return 0;
 }
 
-enum { SEEN_CHECK_BATCH, SEEN_CHECK_ONLY, SEEN_WARM_L2, SEEN_SIZE, SEEN_SEED, SEEN_SAMPLES, SEEN_APPEND, SEEN_KNOB };
+enum { SEEN_BATCH, SEEN_CHECK_BATCH, SEEN_CHECK_ONLY, SEEN_WARM_L2, SEEN_SIZE, SEEN_SEED, SEEN_SAMPLES, SEEN_APPEND, SEEN_KNOB };
 
 enum cli_status cli_parse(int argc, char **argv, const struct cli_spec *s,
                           struct options *o, char *err, size_t errlen)
@@ -166,7 +169,8 @@ enum cli_status cli_parse(int argc, char **argv, const struct cli_spec *s,
             return CLI_HELP;
         if (strcmp(a, "--describe") == 0)
             return CLI_DESCRIBE;
-        int bit = strcmp(a, "--check-batch") == 0 ? SEEN_CHECK_BATCH
+        int bit = strcmp(a, "--batch") == 0       ? SEEN_BATCH
+                : strcmp(a, "--check-batch") == 0 ? SEEN_CHECK_BATCH
                 : strcmp(a, "--check-only") == 0 ? SEEN_CHECK_ONLY
                 : strcmp(a, "--warm-l2") == 0    ? SEEN_WARM_L2
                 : strcmp(a, "--size") == 0       ? SEEN_SIZE
@@ -187,6 +191,17 @@ enum cli_status cli_parse(int argc, char **argv, const struct cli_spec *s,
                 return CLI_ERROR;
             }
             o->check_batch = 1;
+            continue;
+        }
+        if (strcmp(a, "--batch") == 0) {
+            if (!(v = value_of(argc, argv, &i, err, errlen)))
+                return CLI_ERROR;
+            if (argc != 3 || *v == '\0' || (v[0] == '-' && v[1] == '-')) {
+                snprintf(err, errlen, "--batch takes one file of options (or '-' for standard "
+                                      "input), one set per line, and no other option");
+                return CLI_ERROR;
+            }
+            o->batch = v;
             continue;
         }
         if (strcmp(a, "--warm-l2") == 0) { o->warm_l2 = 1; continue; }

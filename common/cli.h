@@ -50,6 +50,7 @@ struct options {
     unsigned long long seed;
     int check_only;   /* verify once, no timing */
     int check_batch;  /* --check-batch: option sets from stdin, each checked (driver.cu) */
+    const char *batch; /* --batch FILE: option sets from FILE ("-": stdin), each run as given */
     int warm_l2;      /* skip the L2 flush before each sample */
     int min_samples;  /* at least 20 */
     const char *append; /* results file to append one CSV row to, or NULL */

@@ -61,6 +61,8 @@ static void describe(const struct problem *p, const struct variant *v)
         printf("knob=%s\n", p->knobs[k].name);
     for (int k = 0; k < MAX_SWEEPS && p->sweeps[k]; k++)
         printf("sweep=%s\n", p->sweeps[k]);
+    if (p->rounds > 1)
+        printf("rounds=%d\n", p->rounds);
     for (int k = 0; k < MAX_TEST_OPTIONS && p->test_options[k]; k++)
         printf("test=%s\n", p->test_options[k]);
     for (int k = 0; k < MAX_PLANTS && p->plants[k]; k++)
@@ -410,22 +412,37 @@ static int run_config(const struct problem *p, const struct variant *v, const ch
     return passed ? EXIT_OK : EXIT_CHECK_FAILED;
 }
 
-/* --check-batch: one set of options per line of standard input, each checked in this one
- * process. The test suite checks every size, seed and sweep of a program this way: a CUDA
- * context costs a process most of its time at the test sizes, and 16 processes starting
- * contexts at once wait on each other in the driver. After each configuration's own output
- * comes one line "batch: exit N: OPTIONS"; a configuration the parser refuses is exit 2
- * and the next one runs. Exits 0 if every configuration passed, else the worst status. */
+/* A batch: one set of options per line, each run in this one process. A CUDA context costs
+ * a process most of its time at the test sizes, and 16 processes starting contexts at once
+ * wait on each other in the driver.
+ *   --check-batch (the test suite): lines from standard input, each only checked; --append
+ *     is refused there.
+ *   --batch FILE (make results, make evidence): each line runs as it would alone, timed
+ *     unless it says --check-only, its row appended where it says --append. Each runs inside
+ *     an NVTX start/end range "batch N" (N counts the sets from 1), so that Nsight Compute's
+ *     report tells which set a kernel belongs to.
+ * After each set's own output comes one line "batch: exit N: OPTIONS"; a set the parser
+ * refuses is exit 2 and the next one runs. Exits 0 if every set passed, else the worst
+ * status. */
 static int run_batch(const struct problem *p, const struct variant *v, const char *program,
-                     const struct cli_spec *spec, const char *source_hash)
+                     const struct cli_spec *spec, const char *source_hash, const char *file)
 {
+    int check_only = file == NULL;
+    FILE *in = stdin;
+    if (file && strcmp(file, "-") != 0 && !(in = fopen(file, "r"))) {
+        fprintf(stderr, "%s: error: --batch '%s': %s\n", program, file, strerror(errno));
+        return EXIT_USAGE;
+    }
     struct gpu_info g;
     int rc = gpu_open(&g, program);
-    if (rc)
+    if (rc) {
+        if (in != stdin)
+            fclose(in);
         return rc;
+    }
     char line[1024], err[256];
     int worst = EXIT_OK, lines = 0;
-    while (fgets(line, sizeof line, stdin)) {
+    while (fgets(line, sizeof line, in)) {
         line[strcspn(line, "\n")] = '\0';
         char copy[sizeof line], *args[64];
         int n = 0;
@@ -439,23 +456,37 @@ static int run_batch(const struct problem *p, const struct variant *v, const cha
         lines++;
         struct options o;
         enum cli_status st = cli_parse(n, args, spec, &o, err, sizeof err);
-        if (st == CLI_OK && (o.append || o.check_batch))
+        if (st == CLI_OK && (o.check_batch || o.batch))
+            snprintf(err, sizeof err, "a batch cannot stand in a batch");
+        else if (st == CLI_OK && o.append && check_only)
             snprintf(err, sizeof err, "--append and --check-batch cannot stand in a batch");
-        if (st != CLI_OK || o.append || o.check_batch) {
-            fprintf(stdout, "%s: error: %s\n", program,
-                    st == CLI_ERROR || st == CLI_OK ? err : "--help and --describe cannot stand in a batch");
-            rc = EXIT_USAGE;
-        } else {
-            o.check_only = 1;
+        else if (st == CLI_OK && o.append && !appendable(o.append))
+            snprintf(err, sizeof err, "--append '%s': %s", o.append, strerror(errno));
+        else if (st == CLI_OK) {
+            if (check_only)
+                o.check_only = 1;
+            char label[32];
+            snprintf(label, sizeof label, "batch %d", lines);
+            nvtxRangeId_t range = nvtxRangeStartA(label);
             rc = run_config(p, v, program, &o, &g, source_hash);
+            nvtxRangeEnd(range);
+            err[0] = '\0';
+        } else if (st != CLI_ERROR)
+            snprintf(err, sizeof err, "--help and --describe cannot stand in a batch");
+        if (err[0]) {
+            fprintf(stdout, "%s: error: %s\n", program, err);
+            rc = EXIT_USAGE;
         }
         printf("batch: exit %d: %s\n", rc, line);
         fflush(stdout);
         if (rc > worst)
             worst = rc;
     }
+    if (in != stdin)
+        fclose(in);
     if (!lines) {
-        fprintf(stderr, "%s: error: --check-batch read no options from standard input\n", program);
+        fprintf(stderr, "%s: error: %s read no options from %s\n", program,
+                check_only ? "--check-batch" : "--batch", in == stdin ? "standard input" : file);
         return EXIT_USAGE;
     }
     return worst;
@@ -478,8 +509,8 @@ int run_variant_hashed(int argc, char **argv, const struct problem *p, const str
     case CLI_OK: break;
     }
     setvbuf(stdout, NULL, _IOLBF, 0);
-    if (o.check_batch)
-        return run_batch(p, v, program, &spec, source_hash);
+    if (o.check_batch || o.batch)
+        return run_batch(p, v, program, &spec, source_hash, o.batch);
 
     if (o.append && !appendable(o.append)) {
         fprintf(stderr, "%s: error: --append '%s': %s\n", program, o.append, strerror(errno));

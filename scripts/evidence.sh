@@ -32,7 +32,7 @@ rm -rf "$work" && mkdir -p "$work/jobs" || exit 1
 start=$SECONDS
 
 # What each chapter records, read once so that progress can say [k/N].
-declare -A metrics size patterns configs
+declare -A metrics size patterns configs hash
 total=0
 for d in "${dirs[@]}"; do
     make --no-print-directory -s "$(basename "$d")" || { echo "error: $d does not build" >&2; exit 1; }
@@ -48,16 +48,18 @@ for d in "${dirs[@]}"; do
         done
     fi
     metrics[$d]=$m
+    hash[$d]=$(python3 "$here/results.py" hash "$d")
     size[$d]=$(sed -n 's/^size=//p' <<<"$settings")
     [ -n "${size[$d]}" ] || size[$d]=$(sed -n "s/^default_size=//p" <<<"$desc")
     patterns[$d]=$(sed -n 's/^sass=//p' <<<"$settings")
     configs[$d]=$(sed -n 's/^options=//p' <<<"$settings") # beside the default, one a line
     n_configs=$((1 + $(printf '%s' "${configs[$d]}" | grep -c '')))
-    total=$((total + n_configs * $(chapter_programs "$d" | wc -l)))
+    [ -z "$m" ] || total=$((total + n_configs * $(chapter_programs "$d" | wc -l))) # ncu's runs
 done
 
 # Compile every chapter file again, as the Makefile does (its own command,
-# from make -n) but for this GPU's arch and with -Xptxas -v, in parallel.
+# from make -n) but for this GPU's arch and with -Xptxas -v, on every core, in the
+# background while Nsight Compute runs the programs (it needs the GPU, the compiles do not).
 jobs=0
 for d in "${dirs[@]}"; do
     name=$(basename "$d")
@@ -71,7 +73,46 @@ for d in "${dirs[@]}"; do
         jobs=$((jobs + 1))
     done < <(make -n -B --no-print-directory ARCH="$arch" "${targets[@]}" | grep -e ' -c ')
 done
-printf "%s\n" "$work"/jobs/*.sh | xargs -P "$(nproc)" -n 1 bash
+printf "%s\n" "$work"/jobs/*.sh | xargs -P "$(nproc)" -n 1 bash &
+compiling=$!
+
+# Nsight Compute: one process per program runs all its configurations (--batch), each in
+# an NVTX start/end range "batch K" by which the report is split; ncu's own start costs a
+# process a few seconds. Only the kernels inside the variant's range count (--nvtx-include).
+k=0
+failed=()
+declare -A chapter_failed
+for d in "${dirs[@]}"; do
+    name=$(basename "$d")
+    [ -n "${metrics[$d]}" ] || { echo "note: $name declares no ncu metrics; ptxas and sass only"; continue; }
+    for prog in $(chapter_programs "$d"); do
+        v=$(basename "$prog") t0=$SECONDS
+        list="$work/$name/$v.batch"
+        { printf '\n' && [ -n "${configs[$d]}" ] && printf '%s\n' "${configs[$d]}"; } |
+            sed "s|^|--check-only --size ${size[$d]} |" >"$list"
+        n=$(wc -l <"$list") k=$((k + n))
+        ncu --clock-control none --csv --page raw --print-units base \
+            --print-kernel-base mangled --metrics "${metrics[$d]}" \
+            --nvtx --nvtx-include "$v/" \
+            "$prog" --batch "$list" >"$work/$name/$v.ncu.csv" 2>"$work/$name/$v.ncu.log"
+        rc=$?
+        what="$name $v"
+        if [ $rc -ne 0 ] || grep -q '^==ERROR==' "$work/$name/$v.ncu.csv" "$work/$name/$v.ncu.log" ||
+           [ "$(grep -c '^batch: exit 0: ' "$work/$name/$v.ncu.csv")" -ne "$n" ]; then
+            echo "error: $what: ncu failed (exit $rc):" >&2
+            grep -h -e '==ERROR==' -e 'error' -e '^batch: exit [1-9]' "$work/$name/$v.ncu.csv" \
+                "$work/$name/$v.ncu.log" | tail -n 10 >&2
+            chapter_failed[$d]=1 && failed+=("$what") && continue
+        fi
+        if ! $parse ncu-split "$work/$name/$v.ncu.csv" "$n" "$work/$name/$v" 2>"$work/$name/$v.split.log"; then
+            sed "s|^error: |error: $what: |" "$work/$name/$v.split.log" >&2
+            chapter_failed[$d]=1 && failed+=("$what") && continue
+        fi
+        echo "[$k/$total] $what: $n configuration(s) under ncu, $((SECONDS - t0)) s"
+    done
+done
+
+wait $compiling
 for d in "${dirs[@]}"; do
     for f in problem $(chapter_programs "$d" | xargs -n 1 basename); do
         out="$work/$(basename "$d")/$f"
@@ -82,51 +123,53 @@ for d in "${dirs[@]}"; do
         fi
     done
 done
-echo "compiled $jobs files for $arch with -Xptxas -v in $((SECONDS - start)) s"
+echo "compiled $jobs files for $arch with -Xptxas -v (beside ncu) by $((SECONDS - start)) s"
+
+# Every configuration's rows, parsed on every core, then gathered in order.
+parses=()
+for d in "${dirs[@]}"; do
+    [ -z "${chapter_failed[$d]:-}" ] || continue
+    name=$(basename "$d")
+    for prog in $(chapter_programs "$d"); do
+        v=$(basename "$prog") i=0
+        while IFS= read -r options; do
+            i=$((i + 1))
+            out="$work/$name/$v-$i"
+            ncu_args=()
+            [ -z "${metrics[$d]}" ] || ncu_args=(--ncu "$out.ncu.csv" --metrics "${metrics[$d]}")
+            printf '%q ' $parse program "${ncu_args[@]}" \
+                --ptxas "$work/$name/$v.ptxas" --sass "$work/$name/$v.sass" \
+                --ptxas "$work/$name/problem.ptxas" --sass "$work/$name/problem.sass" \
+                --patterns "${patterns[$d]}" --chapter "${name%%-*}" --slug "${name#*-}" \
+                --variant "$v" --options "$options" --gpu "$gpu" --cc "$cc" --arch "$arch" \
+                --size "${size[$d]}" --hash "${hash[$d]}" --commit "$commit" --date "$date" >"$out.parse.sh"
+            printf '>%q 2>%q; echo $? >%q\n' "$out.rows" "$out.parse.log" "$out.rc" >>"$out.parse.sh"
+            parses+=("$out.parse.sh")
+        done < <(printf '\n' && [ -n "${configs[$d]}" ] && printf '%s\n' "${configs[$d]}")
+    done
+done
+[ ${#parses[@]} -eq 0 ] || printf '%s\n' "${parses[@]}" | xargs -P "$(nproc)" -n 1 bash
 
 $parse header >"$new"
-k=0
 done_chapters=()
-failed=()
 for d in "${dirs[@]}"; do
     name=$(basename "$d")
-    [ -n "${metrics[$d]}" ] || echo "note: $name declares no ncu metrics; ptxas and sass only"
     ok=1
+    [ -z "${chapter_failed[$d]:-}" ] || ok=0
     for prog in $(chapter_programs "$d"); do
-        v=$(basename "$prog")
-        i=0
+        [ $ok -eq 1 ] || break
+        v=$(basename "$prog") i=0
         while IFS= read -r options; do
-            k=$((k + 1)) i=$((i + 1)) t0=$SECONDS
+            i=$((i + 1))
             out="$work/$name/$v-$i"
             what="$name $v${options:+ $options}"
-            ncu_args=()
-            if [ -n "${metrics[$d]}" ]; then
-                # shellcheck disable=SC2086  # the options are words
-                ncu --clock-control none --csv --page raw --print-units base \
-                    --print-kernel-base mangled --metrics "${metrics[$d]}" \
-                    --nvtx --nvtx-include "$v/" \
-                    "$prog" --check-only --size "${size[$d]}" $options >"$out.ncu.csv" 2>"$out.ncu.log"
-                rc=$?
-                if [ $rc -ne 0 ] || grep -q '^==ERROR==' "$out.ncu.csv" "$out.ncu.log"; then
-                    echo "error: $what: ncu failed (exit $rc):" >&2
-                    grep -h -e '==ERROR==' -e 'error' "$out.ncu.csv" "$out.ncu.log" | tail -n 10 >&2
-                    ok=0 && failed+=("$what") && continue
-                fi
-                ncu_args=(--ncu "$out.ncu.csv" --metrics "${metrics[$d]}")
-            fi
-            if ! $parse program "${ncu_args[@]}" \
-                    --ptxas "$work/$name/$v.ptxas" --sass "$work/$name/$v.sass" \
-                    --ptxas "$work/$name/problem.ptxas" --sass "$work/$name/problem.sass" \
-                    --patterns "${patterns[$d]}" --chapter "${name%%-*}" --slug "${name#*-}" \
-                    --variant "$v" --options "$options" --gpu "$gpu" --cc "$cc" --arch "$arch" \
-                    --size "${size[$d]}" --hash "$(python3 "$here/results.py" hash "$d")" \
-                    --commit "$commit" --date "$date" >"$out.rows" 2>"$out.parse.log"; then
+            if [ "$(cat "$out.rc" 2>/dev/null)" != 0 ]; then
                 sed "s|^error: |error: $what: |" "$out.parse.log" >&2
                 ok=0 && failed+=("$what") && continue
             fi
             sed "s|^|$what: |" "$out.parse.log"
             cat "$out.rows" >>"$new"
-            echo "[$k/$total] $what: $(wc -l <"$out.rows") rows, $((SECONDS - t0)) s"
+            echo "$what: $(wc -l <"$out.rows") rows"
         done < <(printf '\n' && [ -n "${configs[$d]}" ] && printf '%s\n' "${configs[$d]}")
     done
     [ $ok -eq 1 ] && done_chapters+=("$((10#${name%%-*}))")

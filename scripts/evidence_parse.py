@@ -9,6 +9,13 @@ turns their output into rows of results/evidence/<gpu>.csv).
         chapter's problem.cu
     evidence_parse.py host LOG CONTEXT
         the `evidence: NAME = VALUE UNIT` lines of a program's timed run
+    evidence_parse.py host-list LIST CONTEXT
+        the same for every line of LIST, "LOG<TAB>VARIANT<TAB>OPTIONS<TAB>SIZE<TAB>DATE", with
+        an optional sixth field: a file of more evidence lines for that run (make results'
+        rounds); CONTEXT gives the rest, once for the chapter
+    evidence_parse.py ncu-split REPORT N PREFIX
+        ncu's raw CSV page of one `--batch` run of N configurations, split by the NVTX
+        start/end range "batch K" each kernel ran in: PREFIX-K.ncu.csv for K = 1..N
     evidence_parse.py header
         the evidence header line
     evidence_parse.py context CHAPTER_DIR
@@ -25,6 +32,7 @@ template instance it runs), never a kernel defined in common/. Standard library 
 import argparse
 import csv
 import glob
+import io
 import math
 import os
 import re
@@ -61,6 +69,41 @@ def ncu_kernels(text):
         raise EvidenceError("ncu profiled no kernel")
     return [(r[name_at], {c: (cell, units.get(c, "")) for c, cell in zip(header, r)})
             for r in rows]
+
+
+BATCH_RANGE = re.compile(r"(?<![^\s:])batch (\d+)(?![^\s:])")
+
+
+def ncu_split(text, n):
+    """ncu's report of a `--batch` run -> n reports, one per configuration (1..n), each the
+    header, the units row and the kernels that ran inside the NVTX start/end range
+    "batch K" (the driver opens one around each configuration)."""
+    lines = [l for l in text.splitlines() if l.startswith('"')]
+    rows = list(csv.reader(lines))
+    if not rows or "Kernel Name" not in rows[0]:
+        raise EvidenceError("ncu profiled no kernel")
+    header = rows[0]
+    at = [i for i, c in enumerate(header) if "Start/Stop_Range" in c]
+    if not at:
+        raise EvidenceError("ncu's report has no NVTX start/end range column: profile with --nvtx")
+    body = rows[1:]
+    lead = [body.pop(0)] if body and body[0][header.index("Kernel Name")] == "" else []
+    parts = {k: [] for k in range(1, n + 1)}
+    for r in body:
+        found = {int(m.group(1)) for i in at for m in BATCH_RANGE.finditer(r[i])}
+        kernel = r[header.index("Kernel Name")]
+        if len(found) != 1:
+            raise EvidenceError(f"kernel {kernel} ran in {'no' if not found else 'more than one'} "
+                                f"NVTX range 'batch K': not a --batch run, or ncu without --nvtx")
+        if not 1 <= min(found) <= n:
+            raise EvidenceError(f"kernel {kernel} ran in 'batch {min(found)}', not one of 1..{n}")
+        parts[min(found)].append(r)
+    out = {}
+    for k, got in parts.items():
+        buf = io.StringIO()
+        csv.writer(buf, quoting=csv.QUOTE_ALL, lineterminator="\n").writerows([header, *lead, *got])
+        out[k] = buf.getvalue()
+    return out
 
 
 def ncu_number(kernel, metric, cell):
@@ -287,8 +330,10 @@ def record_settings(chapter_dir):
 
 def main(argv):
     ap = argparse.ArgumentParser(prog="evidence_parse.py")
-    ap.add_argument("what", choices=["program", "host", "context", "header"])
+    ap.add_argument("what", choices=["program", "host", "host-list", "ncu-split", "context",
+                                     "header"])
     ap.add_argument("file", nargs="?")
+    ap.add_argument("split", nargs="*")
     ap.add_argument("--ncu")
     ap.add_argument("--ptxas", action="append", default=[])
     ap.add_argument("--sass", action="append", default=[])
@@ -304,6 +349,15 @@ def main(argv):
         if a.what == "header":
             print(",".join(HEADER))
             return 0
+        if a.what == "ncu-split":
+            if len(a.split) != 2 or not a.split[0].isdigit() or int(a.split[0]) < 1:
+                raise EvidenceError("ncu-split needs REPORT N PREFIX (N configurations, N >= 1)")
+            with open(a.file) as f:
+                parts = ncu_split(f.read(), int(a.split[0]))
+            for k, text in parts.items():
+                with open(f"{a.split[1]}-{k}.ncu.csv", "w") as f:
+                    f.write(text)
+            return 0
         if a.what == "context":
             size, sass, options = record_settings(a.file)
             print(f"size={size or ''}")
@@ -318,6 +372,20 @@ def main(argv):
         if a.what == "host":
             with open(a.file) as f:
                 rows = host_rows(ctx, f.read())
+        elif a.what == "host-list":
+            rows = []
+            with open(a.file) as f:
+                for lineno, line in enumerate(f, start=1):
+                    fields = line.rstrip("\n").split("\t")
+                    if len(fields) not in (5, 6):
+                        raise EvidenceError(f"{a.file}:{lineno}: {len(fields)} fields, not 5 or 6")
+                    text = "".join(open(p).read() for p in [fields[0], *fields[5:]])
+                    run = dict(ctx, variant=fields[1], options=fields[2], size=fields[3],
+                               date=fields[4])
+                    try:
+                        rows += host_rows(run, text)
+                    except EvidenceError as e:
+                        raise EvidenceError(f"{fields[0]}: {e}")
         else:
             read = lambda p: open(p).read()  # noqa: E731
             if not a.ptxas or len(a.ptxas) != len(a.sass):

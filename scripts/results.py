@@ -21,6 +21,8 @@
     results.py book-json                the JSON document the book lays out (scripts/guide/book.py)
     results.py compare-chapter FILE     the rows `make chapter-NN` just measured beside each
                                         reference GPU's (scripts/guide/compare.py)
+    results.py pick-round FILE          make results' rounds: per program, the row index of its
+                                        round of median time, the rounds and their spread in %
     results.py run-times                chapter number and milliseconds per program run on the
                                         reference GPUs (make results' estimate of the time left)
     results.py loops                    how long each loop took (results/loops/times.csv), for make help
@@ -46,8 +48,8 @@ from guide import history                                           # noqa: E402
 from guide import loops                                             # noqa: E402
 from guide import render                                            # noqa: E402
 from guide.book import book_json                                    # noqa: E402
-from guide.model import (COLUMNS, ROOT, Data, ResultsError, gpu_slug, over_roof,  # noqa: E402
-                         read_results, read_text, read_toc, rel, source_hash, write_rows)
+from guide.model import (COLUMNS, ROOT, Data, ResultsError, gpu_slug, median_rounds,  # noqa: E402
+                         over_roof, read_results, read_text, read_toc, rel, source_hash, write_rows)
 
 
 class Usage(Exception):
@@ -351,6 +353,15 @@ def cmd_compare_chapter(args, results_dir):
     return 0
 
 
+def cmd_pick_round(args, _dir):
+    if len(args) != 1:
+        raise Usage("pick-round needs one file of rounds")
+    chapters = {c.number: c for c in read_toc() if c.dir}
+    for index, rounds, spread in median_rounds(args[0], chapters):
+        print(f"{index}\t{rounds}\t{spread:.2f}")
+    return 0
+
+
 def cmd_run_times(args, results_dir):
     if args:
         raise Usage("run-times takes only --results-dir DIR")
@@ -395,7 +406,7 @@ def cmd_record_loop(args, results_dir):
 COMMANDS = {"columns": cmd_columns, "table": cmd_table, "merge": cmd_merge, "merge-evidence": cmd_merge_evidence, "stale": cmd_stale,
             "claims": cmd_claims, "readme": cmd_readme, "book-json": cmd_book_json,
             "compare-chapter": cmd_compare_chapter, "compare": cmd_compare,
-            "run-times": cmd_run_times, "loops": cmd_loops, "record-loop": cmd_record_loop}
+            "run-times": cmd_run_times, "pick-round": cmd_pick_round, "loops": cmd_loops, "record-loop": cmd_record_loop}
 
 
 def main(argv):

@@ -148,6 +148,8 @@ cli_checks() { # PROG: its command line, its --help and --describe, its no-GPU m
     refused 'out of range' --size 0
     refused 'not a non-negative integer' --seed banana
     refused 'takes its options from standard input' --check-batch --size small
+    refused 'takes one file of options' --batch sets.txt --size small
+    refused "--batch '/no/such/sets.txt': No such file or directory" --batch /no/such/sets.txt
     refused "--append '/no/such/dir/x.csv': No such file or directory" --check-only --append /no/such/dir/x.csv
     for k in $knobs; do
         refused "--$k 2000000000 is out of range" --check-only --"$k" 2000000000

@@ -232,6 +232,7 @@ const struct problem PROBLEM = {
     .sweeps = {"--strategy 1"},
     /* Host API timings wander with the host: 30 samples for the quartiles. */
     .min_samples = 30,
+    .rounds = 5,
     .device_bytes = device_bytes,
     .host_bytes = host_bytes,
     .create = create,

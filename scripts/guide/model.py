@@ -361,6 +361,36 @@ def read_results(path, chapters, named=True):
     return rows
 
 
+def median_rounds(path, chapters):
+    """make results' rounds (measure.sh): a file of rows in which each configuration of a
+    program appears once per round. For each, in file order of its first round: (index of its
+    round of median time among the file's rows, number of rounds, spread of the rounds' medians
+    in % of that median: (max - min) / median). With an even number of rounds, the lower of the
+    two middle ones."""
+    name = rel(path)
+    reader = csv.reader(read_text(path).splitlines())
+    if next(reader, None) != COLUMNS:
+        raise ResultsError(f"{name}:1: not a results file (wrong or no header)")
+    groups = {}
+    for i, fields in enumerate(reader):
+        where = f"{name}:{i + 2}"
+        if len(fields) != len(COLUMNS):
+            raise ResultsError(f"{where}: {len(fields)} fields, the header has {len(COLUMNS)}")
+        row = dict(zip(COLUMNS, fields))
+        check_row(row, where, chapters)
+        key = (row["gpu"], int(row["chapter"]), row["variant"], row["size"], row["knobs"])
+        groups.setdefault(key, []).append((float(row["median_us"]), i))
+    if not groups:
+        raise ResultsError(f"{name}:2: no rows")
+    out = []
+    for runs in groups.values():
+        ordered = sorted(runs)
+        median, index = ordered[(len(ordered) - 1) // 2]
+        spread = 100 * (ordered[-1][0] - ordered[0][0]) / median if median > 0 else 0.0
+        out.append((index, len(runs), spread))
+    return out
+
+
 def check_gpu(row, where, path, named, rows):
     """One GPU per file: a named file's GPU is the one its name says, so a wrong name is
     reported on its own line, not on the next one; a fresh file's is its first row's."""

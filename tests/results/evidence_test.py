@@ -134,8 +134,45 @@ def main(parse_path):
     check("a real H100 report: 32 store sectors per request in the naive transpose",
           real["l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"][0]
           / real["l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"][0], 32.0)
+    batch_split(ev)
     merge_rows(ev)
     return 0 if all(results) else 1
+
+
+def batch_split(ev):
+    """ncu's report of a --batch run, split by the NVTX start/end range 'batch K'."""
+    text = fixture("ncu-two-kernels.csv")
+    lines = [l for l in text.splitlines() if l.startswith('"')]
+    rows = list(csv.reader(lines))
+    col = "Id:Domain:Start/Stop_Range:PL_Type:PL_Value:CLR_Type:Color:Msg_Type:Msg"
+
+    def report(ranges, header_col=col):
+        out = io.StringIO()
+        w = csv.writer(out, quoting=csv.QUOTE_ALL, lineterminator="\n")
+        w.writerow(rows[0] + [header_col])
+        w.writerow(rows[1] + [""])  # the units row
+        for r, cell in zip(rows[2:], ranges):
+            w.writerow(r + [cell])
+        return "09-x/naive: size 1\nbatch: exit 0: --size 1\n" + out.getvalue()
+
+    names = [r[rows[0].index("Kernel Name")] for r in rows[2:]]
+    parts = ev.ncu_split(report(["3 <default domain>:batch 2:none:none:none:none:none:none",
+                                 "4 <default domain>:batch 1:none:none:none:none:none:none"]), 3)
+    at = rows[0].index("Kernel Name")
+    kernels = lambda part: [r[at] for r in csv.reader(part.splitlines())][2:]  # noqa: E731
+    check("batch split: each kernel goes to its configuration, the third has none",
+          {k: kernels(v) for k, v in parts.items()}, {1: names[1:2], 2: names[0:1], 3: []})
+    check("batch split: a part keeps the units row",
+          ev.ncu_kernels(parts[1])[0][1]["dram__bytes_read.sum"][1], "byte")
+    raises("batch split: a kernel outside every batch range is an error",
+           lambda: ev.ncu_split(report(["", "4 <default domain>:batch 1:none"]), 2),
+           ev.EvidenceError, "no NVTX range")
+    raises("batch split: batch 12 is not batch 1",
+           lambda: ev.ncu_split(report(["1 <default domain>:batch 12:none", "batch 1"]), 2),
+           ev.EvidenceError, "'batch 12', not one of 1..2")
+    raises("batch split: a report without the NVTX start/end column is an error",
+           lambda: ev.ncu_split(report(["batch 1", "batch 1"], "Other"), 1),
+           ev.EvidenceError, "--nvtx")
 
 
 def write(path, header, rows):

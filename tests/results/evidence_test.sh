@@ -38,6 +38,7 @@ planted "plain mean instead of duration-weighted" \
     's/w = \[ncu_number(k, DURATION, v\[DURATION\]\[0\]) for k, v in kernels\]/w = [1.0 for _ in kernels]/'
 planted "SASS of another arch counted" 's/arch is None or code_arch == arch/True/'
 planted "every kernel of the file counted, not the launched ones" 's/if k in set(launched) and/if/'
+planted "a batch run's kernels all given to its first configuration" 's/parts\[min(found)\]\.append(r)/parts[1].append(r)/'
 planted "the roofline's base metrics not named" 's/print("base_metrics=" + /print("base=" + /'
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

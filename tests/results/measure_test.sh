@@ -31,22 +31,43 @@ for f in results/*.csv results/sweeps/*.csv results/evidence/*.csv; do      # ch
 done
 for v in naive optimized library; do
     cat >"$tree/chapters/20-matrix-transpose/$v" <<EOF
-#!/bin/sh
-# a stand-in for the real program: --describe lists no sweeps; naive does not fit
-[ "\$1" = --describe ] && exit 0
-if [ $v = naive ] && [ -n "\${REFUSE:-}" ]; then
-    echo "error: --size 16384 needs 2.06 GiB of GPU memory, but NVIDIA H100 80GB HBM3 has 1.00 GiB free; --size 11585 fits" >&2
-    exit 4
+#!/bin/bash
+# A stand-in for the real program: --describe lists no sweeps (and ROUNDS rounds); naive does
+# not fit where REFUSE is set. --batch FILE: each line "--append OUT ..." appends its
+# committed H100 row, its median time scaled by ROUND_SCALE's next factor (one per run).
+if [ "\$1" = --describe ]; then [ -z "\${ROUNDS:-}" ] || echo "rounds=\$ROUNDS"; exit 0; fi
+if [ "\$1" = --append ]; then     # make chapter-NN's way: one run
+    echo "chapters/20-matrix-transpose/$v: size 16384, rows 8, seed 1, on NVIDIA H100 80GB HBM3"
+    [ -f "\$2" ] || head -n 1 "$repo/results/nvidia-h100-80gb-hbm3.csv" >"\$2"
+    grep ',$v,' "$tmp/rows" >>"\$2"
+    exit 0
 fi
-echo "chapters/20-matrix-transpose/$v: size 16384, rows 8, seed 1, on NVIDIA H100 80GB HBM3"
-[ -f "\$2" ] || head -n 1 "$repo/results/nvidia-h100-80gb-hbm3.csv" >"\$2"
-grep ',$v,' "$tmp/rows" >>"\$2"
+[ "\$1" = --batch ] || { echo "stand-in: --append or --batch only" >&2; exit 2; }
+echo "\$0" >>"$tmp/order"
+while read -r line; do
+    if [ $v = naive ] && [ -n "\${REFUSE:-}" ]; then
+        echo "error: --size 16384 needs 2.06 GiB of GPU memory, but NVIDIA H100 80GB HBM3 has 1.00 GiB free; --size 11585 fits" >&2
+        echo "batch: exit 4: \$line"; continue
+    fi
+    out=\$(cut -d' ' -f2 <<<"\$line")
+    echo "chapters/20-matrix-transpose/$v: size 16384, rows 8, seed 1, on NVIDIA H100 80GB HBM3"
+    echo "evidence: runs_seen = \$(wc -l <"$tmp/order") runs"
+    [ -f "\$out" ] || head -n 1 "$repo/results/nvidia-h100-80gb-hbm3.csv" >"\$out"
+    f=1; [ -z "\${ROUND_SCALE:-}" ] || f=\$(cut -d' ' -f\$(wc -l <"$tmp/order") <<<"\$ROUND_SCALE")
+    grep ',$v,' "$tmp/rows" | python3 -c "import csv, sys
+w = csv.writer(sys.stdout, lineterminator='\\\\n')
+for r in csv.reader(sys.stdin):
+    r[14:18] = [f'{float(x) * \$f:.3f}' for x in r[14:18]]
+    w.writerow(r)" >>"\$out"
+    echo "batch: exit 0: \$line"
+done <"\$2"
 EOF
     chmod +x "$tree/chapters/20-matrix-transpose/$v"
 done
 
 # Not on a terminal: no progress line, a summary that names the skipped program.
 log=$tmp/plain.log
+rm -f "$tmp/order"
 (cd "$tree" && REFUSE=1 PATH="$tree/bin:$PATH" scripts/measure.sh 20) >"$log" 2>&1
 rc=$?
 check "make results with a program too large: exit 0, the rest measured and merged" \
@@ -60,10 +81,37 @@ check "not on a terminal: a plain line per program, no [k/N] progress line" \
 
 # On a terminal (script(1) gives the run one): [k/N], time so far, time left.
 log=$tmp/tty.log
+rm -f "$tmp/order"
 (cd "$tree" && PATH="$tree/bin:$PATH" script -qec "REFUSE=1 scripts/measure.sh 20" /dev/null) >"$log" 2>&1
 check "on a terminal: [k/N] chapter program, time so far and time left" \
     "$(grep -q '^\[1/3\] 20-matrix-transpose naive ([0-9]* s so far, about [0-9]* s left)' "$log" &&
        grep -q '^\[3/3\] 20-matrix-transpose library ([0-9]* s so far' "$log"; echo $?)" "$log"
+
+# Rounds: each program's default runs 3 times, one process each, the programs taking turns;
+# the row kept is each program's round of median time, and the host evidence says so. The
+# scale factors make round 2 the median for naive (1.0 between 0.9 and 1.3) and round 3 for
+# optimized (1.1 between 1.0 and 1.2): runs are naive, optimized, library, naive, ...
+log=$tmp/rounds.log
+rm -f "$tmp/order"
+(cd "$tree" && ROUNDS=3 ROUND_SCALE="1.3 1.0 2 1.0 1.2 2 0.9 1.1 2" PATH="$tree/bin:$PATH" \
+    scripts/measure.sh 20) >"$log" 2>&1
+rc=$?
+median_of() { grep ",$1," "$tmp/rows" | python3 -c "import csv, sys; print(next(csv.reader(sys.stdin))[14])"; }
+naive_us=$(median_of naive) opt_us=$(median_of optimized)
+check "rounds: 9 processes, the programs taking turns, exit 0" \
+    "$([ $rc -eq 0 ] && [ "$(sed 's|.*/||' "$tmp/order" | tr '\n' ' ')" = "naive optimized library naive optimized library naive optimized library " ]; echo $?)" "$log"
+check "rounds: each program keeps its round of median time" \
+    "$(python3 -c "import csv, sys
+want = {'naive': $naive_us * 1.0, 'optimized': $opt_us * 1.1}
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r['variant'] in want]
+sys.exit(len(rows) != 2 or any(abs(float(r['median_us']) - want[r['variant']]) > 0.01 for r in rows))" \
+        "$tree/results/nvidia-h100-80gb-hbm3.csv"; echo $?)" "$log"
+check "rounds: the host evidence comes from that round, with the rounds and their spread" \
+    "$(ev=$tree/results/evidence/nvidia-h100-80gb-hbm3.csv
+       grep -q '^20,matrix-transpose,naive,.*,host,runs_seen,4,' "$ev" &&
+       grep -q '^20,matrix-transpose,optimized,.*,host,runs_seen,8,' "$ev" &&
+       grep -q '^20,matrix-transpose,naive,.*,host,rounds,3,' "$ev" &&
+       grep -q '^20,matrix-transpose,naive,.*,host,round_spread_pct,40,' "$ev"; echo $?)" "$log"
 
 # make chapter-20 (scripts/run-chapter.sh): the local table, then the chapter on the H200.
 log=$tmp/chapter.log

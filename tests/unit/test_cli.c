@@ -139,6 +139,12 @@ int main(void)
     EXPECT(parse(&o, "--check-batch", "--check-only", NULL) == CLI_ERROR
            && strstr(err, "from standard input"));
     EXPECT(parse(&o, "--size", "100", "--check-batch") == CLI_ERROR);
+    /* --batch FILE: a file of option sets ('-': standard input), alone on the command line. */
+    EXPECT(parse(&o, "--batch", "sets.txt", NULL) == CLI_OK && o.batch && strcmp(o.batch, "sets.txt") == 0);
+    EXPECT(parse(&o, "--batch", "-", NULL) == CLI_OK && strcmp(o.batch, "-") == 0);
+    EXPECT(parse(&o, "--batch", NULL, NULL) == CLI_ERROR);
+    EXPECT(parse(&o, "--batch", "--size", "100") == CLI_ERROR);
+    EXPECT(parse(&o, "--size", "100", "--batch") == CLI_ERROR);
     test_knob_rules();
     return UNIT_REPORT();
 }
