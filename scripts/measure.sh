@@ -199,7 +199,6 @@ done
 
 if [ -f "$rows" ]; then
     python3 "$here/results.py" merge "$rows" "$sweeps" || exit 1
-    python3 "$here/results.py" readme
 fi
 # Host evidence of the chapters measured in full replaces their old host rows.
 for d in "${dirs[@]}"; do
@@ -211,6 +210,8 @@ if [ ${#measured_chapters[@]} -gt 0 ] &&
     list=$(IFS=,; echo "${measured_chapters[*]}")
     python3 "$here/results.py" merge-evidence "$host" --gpu "$gpu" --chapters "$list" --tools host || exit 1
 fi
+# The READMEs read both: their blocks and inline values follow what was just recorded.
+[ -f "$rows" ] && python3 "$here/results.py" readme
 
 echo "make results: $total run(s) in $((SECONDS - start)) s, ${#skipped[@]} skipped, ${#failed[@]} failed"
 for s in "${skipped[@]}"; do
