@@ -165,6 +165,17 @@ def main():
         t.write("README.md", text.replace(f"about {took:.0f} s", f"about {took + 7:.0f} s"))
         expect(t, "a runtime typed over by hand: readme --check fails", ["readme", "--check"], 1,
                ["README.md is out of date"])
+        # A timed `make results` on that GPU (results/loops/times.csv) replaces the estimate.
+        t.write("README.md", "# x\n\n<!-- runtime -->\n<!-- /runtime -->\n")
+        t.write("results/loops/times.csv", "loop,machine,seconds,commit,date\n"
+                "make results,\"NVIDIA H100 80GB HBM3, 16 cores\",300,abc1234,2026-11-25T00:00:00Z\n")
+        expect(t, "readme with a timed make results", ["readme"], 0, ["updated README.md"])
+        text = open(os.path.join(t.root, "README.md")).read()
+        tm.check("the runtime block: a timed make results is shown, not the estimate",
+                 "- NVIDIA H100 80GB HBM3: `make results` took 5 min 00 s, measuring and then the "
+                 "evidence (timed at commit abc1234)" in text and
+                 "NVIDIA H100 80GB HBM3: about" not in text, text)
+        os.remove(os.path.join(t.root, "results", "loops", "times.csv"))
         os.remove(os.path.join(t.root, "README.md"))
 
         # The local GPU: missing file, nvidia-smi's name, no GPU and no --gpu.
