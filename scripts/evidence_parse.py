@@ -7,10 +7,9 @@ turns their output into rows of results/evidence/<gpu>.csv).
         one program (a variant with its options): ncu's raw CSV page of its
         checked run; ptxas -v and cuobjdump -sass of its own file, then of the
         chapter's problem.cu
-    evidence_parse.py host LOG CONTEXT
-        the `evidence: NAME = VALUE UNIT` lines of a program's timed run
     evidence_parse.py host-list LIST CONTEXT
-        the same for every line of LIST, "LOG<TAB>VARIANT<TAB>OPTIONS<TAB>SIZE<TAB>DATE", with
+        the `evidence: NAME = VALUE UNIT` lines of programs' timed runs, one run a line of
+        LIST, "LOG<TAB>VARIANT<TAB>OPTIONS<TAB>SIZE<TAB>DATE", with
         an optional sixth field: a file of more evidence lines for that run (make results'
         rounds); CONTEXT gives the rest, once for the chapter
     evidence_parse.py ncu-split REPORT N PREFIX
@@ -330,8 +329,7 @@ def record_settings(chapter_dir):
 
 def main(argv):
     ap = argparse.ArgumentParser(prog="evidence_parse.py")
-    ap.add_argument("what", choices=["program", "host", "host-list", "ncu-split", "context",
-                                     "header"])
+    ap.add_argument("what", choices=["program", "host-list", "ncu-split", "context", "header"])
     ap.add_argument("file", nargs="?")
     ap.add_argument("split", nargs="*")
     ap.add_argument("--ncu")
@@ -369,10 +367,7 @@ def main(argv):
         ctx = dict(chapter=str(int(a.chapter)), slug=a.slug, variant=a.variant, options=a.options,
                    gpu=a.gpu, cc=a.cc, arch=a.arch, size=a.size, source_hash=a.hash,
                    commit=a.commit, date=a.date)
-        if a.what == "host":
-            with open(a.file) as f:
-                rows = host_rows(ctx, f.read())
-        elif a.what == "host-list":
+        if a.what == "host-list":
             rows = []
             with open(a.file) as f:
                 for lineno, line in enumerate(f, start=1):

@@ -322,9 +322,10 @@ def over_roof(row):
             "above its roof means the roof is wrong")
 
 
-def read_results(path, chapters, named=True):
+def read_results(path, chapters, named=True, repeats=False):
     """Rows of one results or sweeps file, each with '_line' and '_file'. chapters maps
-    number -> Chapter (those with a folder). named: the file must be <gpu-slug>.csv."""
+    number -> Chapter (those with a folder). named: the file must be <gpu-slug>.csv.
+    repeats: a configuration may have several rows (make results' rounds)."""
     name = rel(path)
     reader = csv.reader(read_text(path).splitlines())
     header = next(reader, None)
@@ -345,7 +346,7 @@ def read_results(path, chapters, named=True):
         row = dict(zip(COLUMNS, fields))
         check_row(row, where, chapters)
         key = (row["gpu"], int(row["chapter"]), row["variant"], row["size"], row["knobs"])
-        if key in seen:
+        if key in seen and not repeats:
             raise ResultsError(f"{where}: column variant: a second row for chapter "
                                f"{row['chapter']} {row['variant']} at size {row['size']}"
                                f"{' ' + row['knobs'] if row['knobs'] else ''} "
@@ -367,21 +368,12 @@ def median_rounds(path, chapters):
     round of median time among the file's rows, number of rounds, spread of the rounds' medians
     in % of that median: (max - min) / median). With an even number of rounds, the lower of the
     two middle ones."""
-    name = rel(path)
-    reader = csv.reader(read_text(path).splitlines())
-    if next(reader, None) != COLUMNS:
-        raise ResultsError(f"{name}:1: not a results file (wrong or no header)")
     groups = {}
-    for i, fields in enumerate(reader):
-        where = f"{name}:{i + 2}"
-        if len(fields) != len(COLUMNS):
-            raise ResultsError(f"{where}: {len(fields)} fields, the header has {len(COLUMNS)}")
-        row = dict(zip(COLUMNS, fields))
-        check_row(row, where, chapters)
+    for i, row in enumerate(read_results(path, chapters, named=False, repeats=True)):
         key = (row["gpu"], int(row["chapter"]), row["variant"], row["size"], row["knobs"])
         groups.setdefault(key, []).append((float(row["median_us"]), i))
     if not groups:
-        raise ResultsError(f"{name}:2: no rows")
+        raise ResultsError(f"{rel(path)}:2: no rows")
     out = []
     for runs in groups.values():
         ordered = sorted(runs)
