@@ -23,9 +23,20 @@ double ulp_f32_at(double x)
     x = fabs(x);
     if (x < 0x1.0p-126)
         return 0x1.0p-149;
-    int e;
-    frexp(x, &e); /* x = m * 2^e, m in [0.5, 1) */
-    return ldexp(1.0, e - 1 - 23);
+    /* x in [2^(E-1023), 2^(E-1022)) for the biased exponent E, so the spacing is
+     * 2^(E-1023-23): a double with biased exponent E-23 and no fraction. Read from the bits
+     * rather than by frexp and ldexp because the checks ask for every element. */
+    uint64_t u;
+    memcpy(&u, &x, sizeof u);
+    uint64_t e = u >> 52;
+    if (e == 0x7FF) { /* infinity or NaN: what frexp and ldexp make of it */
+        int k = 0;
+        frexp(x, &k);
+        return ldexp(1.0, k - 1 - 23);
+    }
+    u = (e - 23) << 52;
+    memcpy(&x, &u, sizeof x);
+    return x;
 }
 
 double ulp_distance_f32(float got, double ref)

@@ -93,6 +93,35 @@ static void test_threads(void)
     free(g); free(e); free(b); free(x); free(y);
 }
 
+/* The definition: for |x| = m 2^e with m in [0.5, 1), the spacing of floats is 2^(e-24), and
+ * 2^-149 below the smallest normal float. ulp_f32_at reads it from the bits; it must agree
+ * with frexp and ldexp on every binade a double has, at both ends of each and in between. */
+static double ulp_by_frexp(double x)
+{
+    int e = 0;
+    x = fabs(x);
+    if (x < 0x1.0p-126)
+        return 0x1.0p-149;
+    frexp(x, &e);
+    return ldexp(1.0, e - 24);
+}
+
+static void test_ulp_definition(void)
+{
+    int wrong = 0;
+    uint64_t s = 12345;
+    for (int e = -1074; e <= 1023; e++) {
+        double lo = ldexp(1.0, e), hi = nextafter(ldexp(1.0, e + 1), 0);
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        double mid = lo * (1.0 + (double)(s >> 11) * 0x1.0p-53);
+        double xs[6] = {lo, hi, mid, -lo, -hi, -mid};
+        for (int k = 0; k < 6; k++)
+            wrong += ulp_f32_at(xs[k]) != ulp_by_frexp(xs[k]);
+    }
+    wrong += ulp_f32_at(0.0) != 0x1.0p-149 || ulp_f32_at(INFINITY) != ulp_by_frexp(INFINITY);
+    EXPECT(wrong == 0);
+}
+
 int main(void)
 {
     struct check_report r;
@@ -208,6 +237,7 @@ int main(void)
     EXPECT(ulp_f32_at(-1.5) == 0x1p-23 && ulp_f32_at(0x1p-130) == 0x1p-149);
     EXPECT(ulps_f32_bound(1.5, 2) == 2.5 * 0x1p-23);
     EXPECT(ulps_f32_bound(2.0 - 0x1p-23, 2) == 2.5 * 0x1p-22);
+    test_ulp_definition();
 
     /* Pooled references: 3 elements of width 2 drawn from a pool of 2. */
     {
