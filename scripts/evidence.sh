@@ -179,6 +179,8 @@ done
 if [ ${#done_chapters[@]} -gt 0 ]; then
     list=$(IFS=,; echo "${done_chapters[*]}")
     python3 "$here/results.py" merge-evidence "$new" --gpu "$gpu" --chapters "$list" --tools ncu,ptxas,sass || exit 1
+    # The READMEs read the evidence: their blocks and inline values follow what was just recorded.
+    python3 "$here/results.py" readme || exit 1
 fi
 echo "make evidence: $((SECONDS - start)) s, ${#done_chapters[@]} of ${#dirs[@]} chapter(s) recorded"
 if [ ${#failed[@]} -gt 0 ]; then

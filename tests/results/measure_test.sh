@@ -3,7 +3,9 @@
 # programs are stand-ins (naive refused for size with the harness's exit 4 and message,
 # optimized and library append their committed H100 rows) and nvidia-smi names an H100.
 # Checks: the refused program is skipped and named, the rest is measured and merged; the
-# progress line with the time left appears on a terminal only; make chapter-20's block. Prints PASS:/FAIL: lines.
+# progress line with the time left appears on a terminal only; make chapter-20's block. Then
+# scripts/evidence.sh (make evidence) on the same copy with stand-ins for its tools: the chapter
+# is recorded and the READMEs follow. Prints PASS:/FAIL: lines.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 repo=$PWD
@@ -32,10 +34,15 @@ done
 for v in naive optimized library; do
     cat >"$tree/chapters/20-matrix-transpose/$v" <<EOF
 #!/bin/bash
-# A stand-in for the real program: --describe lists no sweeps (and ROUNDS rounds); naive does
+# A stand-in for the real program: --describe lists no sweeps (and ROUNDS rounds, and
+# NCU_METRICS as its ncu metrics); naive does
 # not fit where REFUSE is set. --batch FILE: each line "--append OUT ..." appends its
 # committed H100 row, its median time scaled by ROUND_SCALE's next factor (one per run).
-if [ "\$1" = --describe ]; then [ -z "\${ROUNDS:-}" ] || echo "rounds=\$ROUNDS"; exit 0; fi
+if [ "\$1" = --describe ]; then
+    [ -z "\${ROUNDS:-}" ] || echo "rounds=\$ROUNDS"
+    [ -z "\${NCU_METRICS:-}" ] || echo "ncu_metrics=\$NCU_METRICS"
+    exit 0
+fi
 if [ "\$1" = --append ]; then     # make chapter-NN's way: one run
     echo "chapters/20-matrix-transpose/$v: size 16384, rows 8, seed 1, on NVIDIA H100 80GB HBM3"
     [ -f "\$2" ] || head -n 1 "$repo/results/nvidia-h100-80gb-hbm3.csv" >"\$2"
@@ -122,4 +129,71 @@ check "make chapter-20: the table, then the chapter beside the reference GPU, ex
        grep -q '^Chapter 20 beside the reference GPUs in results/:' "$log" &&
        grep -q '^  H200 ' "$log" && grep -q '(yours)' "$log"; echo $?)" "$log"
 [ -n "${SHOW:-}" ] && cat "$log"
+
+# make evidence's script (scripts/evidence.sh) with stand-ins for the tools it runs: make
+# (builds nothing; -n lists one compile per object file), nvcc (prints the ptxas report of a
+# fixture), cuobjdump (a fixture's SASS) and ncu (runs nothing; reports one kernel in each
+# configuration's "batch K" range, every metric NCU_VALUE). Checks: the chapter is recorded,
+# its rows hold the stand-in's values, and the READMEs follow them (a planted copy of the
+# script that leaves the READMEs alone must fail that).
+fix=$repo/tests/results/fixtures
+tools=$tmp/tools
+mkdir -p "$tools"
+cat >"$tools/make" <<'EOF'
+#!/bin/bash
+[ "$1" = -n ] || exit 0
+for a in "$@"; do case $a in build/*.o) echo "nvcc -c chapters/x/$(basename "${a%.o}").cu -o $a" ;; esac; done
+EOF
+cat >"$tools/nvcc" <<EOF
+#!/bin/bash
+while [ \$# -gt 0 ]; do [ "\$1" = -o ] && out=\$2; shift; done
+touch "\$out"
+case \$out in *problem.o) cat "$fix/ptxas-problem.txt" >&2 ;; *) cat "$fix/ptxas-optimized.txt" >&2 ;; esac
+EOF
+cat >"$tools/cuobjdump" <<EOF
+#!/bin/bash
+case \$2 in *problem.o) cat "$fix/sass-problem.txt" ;; *) cat "$fix/sass-optimized.txt" ;; esac
+EOF
+cat >"$tools/ncu" <<'EOF'
+#!/usr/bin/env python3
+import csv, os, sys
+a = sys.argv[1:]
+metrics = a[a.index("--metrics") + 1].split(",")
+lines = open(a[a.index("--batch") + 1]).read().splitlines()
+for line in lines:
+    print(f"batch: exit 0: {line}")
+w = csv.writer(sys.stdout, quoting=csv.QUOTE_ALL, lineterminator="\n")
+head = ["ID", "Process ID", "Process Name", "Host Name",
+        "thread Domain:Push/Pop_Range:PL_Type:PL_Value:CLR_Type:Color:Msg",
+        "Id:Domain:Start/Stop_Range:PL_Type:PL_Value:CLR_Type:Color:Msg_Type:Msg", "Kernel Name"]
+w.writerow(head + metrics)
+w.writerow([""] * len(head + metrics))
+for k in range(1, len(lines) + 1):
+    w.writerow([str(k - 1), "1", "p", "h", "<default domain>:naive:none",
+                f"{k} <default domain>:batch {k}:none", "_Z11copy_kernelILi8EEvPfPKfl"]
+               + [os.environ["NCU_VALUE"]] * len(metrics))
+EOF
+chmod +x "$tools"/*
+# The programs declare what the chapter's problem.cu does (the results model reads it there).
+metrics=$(cd scripts && python3 -c "from guide.model import read_toc
+print(','.join(next(c for c in read_toc() if c.number == 20).declared()[1]))")
+sed '/results.py" readme/d' "$tree/scripts/evidence.sh" >"$tree/scripts/evidence-planted.sh"
+for script in evidence evidence-planted; do
+    log=$tmp/$script.log
+    (cd "$tree" && NCU_METRICS=$metrics NCU_VALUE=$RANDOM PATH="$tools:$tree/bin:$PATH" \
+        bash "scripts/$script.sh" 20) >"$log" 2>&1
+    rc=$?
+    (cd "$tree" && python3 scripts/results.py readme --check) >>"$log" 2>&1
+    readme=$?
+    if [ $script = evidence ]; then
+        check "make evidence with stand-in tools: chapter 20 recorded, exit 0" \
+            "$([ $rc -eq 0 ] && grep -q '^make evidence: [0-9]* s, 1 of 1 chapter(s) recorded' "$log" &&
+               grep -q '^20,matrix-transpose,naive,.*,ncu,dram__bytes_read.sum,' "$tree/results/evidence/nvidia-h100-80gb-hbm3.csv"
+               echo $?)" "$log"
+        check "make evidence: the READMEs follow the evidence just recorded" "$readme" "$log"
+    else
+        check "planted: make evidence that leaves the READMEs alone is caught" \
+            "$([ $rc -eq 0 ] && [ $readme -ne 0 ]; echo $?)" "$log"
+    fi
+done
 exit $fail
