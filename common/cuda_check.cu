@@ -27,11 +27,13 @@ void *device_alloc(size_t bytes)
 
 /* A large malloc'd block is mapped but not yet backed: each page faults on its first write.
  * The checks download a GPU result into such a block (cudaMemcpy from the device to pageable
- * memory), and there the driver meets every fault on one thread; on the reference machines
- * that made a 1 GiB download take over a second instead of a tenth. Writing one byte of
- * every page first, on all cores, takes the faults in parallel. The contents stay unspecified
- * as malloc's are, and the block is the same memory afterwards: a timed transfer from or to
- * it (chapter 13's pageable staging) sees already-touched pages either way after warm-up. */
+ * memory), and there the driver meets every fault on one thread: on the H100 reference
+ * machine such a download took many times as long as one into touched pages, the faults
+ * costing far more than the copy. Writing one byte of every 4 KiB first, on all cores, takes
+ * the faults in parallel (with larger pages some writes land on a page already touched).
+ * The contents stay unspecified, as malloc's are, and the block is the same memory
+ * afterwards: a timed transfer from or to it (chapter 13's pageable staging) meets touched
+ * pages either way once warm-up has run. Below 16 MiB the faults cost too little to matter. */
 static void prefault(void *p, size_t bytes)
 {
     const size_t page = 4096, small = (size_t)1 << 24;

@@ -295,17 +295,21 @@ else
     # "batch: exit N: SET" lines of a --check-batch run's LOG; a failure shows that set's own
     # output (the lines after the verdict before it).
     batch_verdicts() {
-        local o st
+        local o out st
         while IFS= read -r o; do
-            st=$(awk -v want="$o" '/^batch: exit [0-9]+: /{ s = $0; sub(/^batch: exit [0-9]+: /, "", s)
-                 if (s == want) { split($0, w, " "); sub(/:$/, "", w[3]); print w[3]; exit } }' "$1")
+            # One pass over the log: the set's exit status on the first line (empty where the
+            # process stopped before its verdict), then its own output.
+            out=$(awk -v want="$o" '/^batch: exit [0-9]+: /{ s = $0; sub(/^batch: exit [0-9]+: /, "", s)
+                     if (s == want) { split($0, w, " "); sub(/:$/, "", w[3]); print w[3]; printf "%s", buf
+                                      found = 1; exit }
+                     buf = ""; next }
+                 { buf = buf $0 "\n" } END { if (!found) printf "\n%s", buf }' "$1")
+            st=$(head -n 1 <<<"$out")
             if [ "$st" = 0 ]; then ok "$2 $o"
             else
                 if [ -n "$st" ]; then bad "$2 $o: exit $st"
                 else bad "$2 $o: no verdict: the process stopped before it ended"; fi
-                awk -v want="$o" '/^batch: exit [0-9]+: /{ s = $0; sub(/^batch: exit [0-9]+: /, "", s)
-                     if (s == want) { printf "%s", buf; found = 1; exit } buf = ""; next }
-                     { buf = buf $0 "\n" } END { if (!found) printf "%s", buf }' "$1" | tail -n 8
+                tail -n +2 <<<"$out" | tail -n 8
             fi
         done
     }
