@@ -241,9 +241,13 @@ def main():
         expect(t, "the tree is as it was", ["stale"], "0 problem(s)", rc=0, one_line=False)
 
     # The Makefile: a GPU name with a quote, and chapter- without a number.
+    # A make of its own: under `make -j16 test` the parent's jobserver is not passed down to
+    # here, and an inherited MAKEFLAGS would add make's warning about it to the output.
+    alone = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
+
     def make(*args):
         p = subprocess.run(["make", "-s", "--no-print-directory", *args], cwd=REPO,
-                           capture_output=True, text=True)
+                           capture_output=True, text=True, env=alone)
         return p.returncode, p.stdout + p.stderr
     code, text = make("compare", "GPU=it's")
     check("make compare GPU=\"it's\": the results model's one line, no shell error",
