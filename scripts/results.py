@@ -18,6 +18,10 @@
                                         that cannot fail) or stale evidence; each claim is a
                                         mechanism claim or an observation (git history)
     results.py readme [--check] [DIR...]  rewrite (or verify) the README blocks and inline values
+    results.py prose [DIR...]           the chapter READMEs against the prose rules: word count
+                                        (at most 1,500), claim citations against their verdicts,
+                                        Why paragraphs that cite evidence, no typed verdicts,
+                                        ranges, literal sizes or history (scripts/guide/prose.py)
     results.py book-json                the JSON document the book lays out (scripts/guide/book.py)
     results.py compare-chapter FILE     the rows `make chapter-NN` just measured beside each
                                         reference GPU's (scripts/guide/compare.py)
@@ -46,6 +50,7 @@ from guide import compare                                           # noqa: E402
 from guide import evidence as ev                                    # noqa: E402
 from guide import history                                           # noqa: E402
 from guide import loops                                             # noqa: E402
+from guide import prose                                             # noqa: E402
 from guide import render                                            # noqa: E402
 from guide.book import book_json                                    # noqa: E402
 from guide.model import (COLUMNS, ROOT, Data, ResultsError, gpu_slug, median_rounds,  # noqa: E402
@@ -332,6 +337,31 @@ def cmd_readme(args, results_dir):
     return 1 if bad else 0
 
 
+def cmd_prose(args, results_dir):
+    """Every chapter README against the prose rules (scripts/guide/prose.py): its word count,
+    then one FAIL: line per finding. Exit 1 on any."""
+    data = Data(results_dir)
+    by_dir = {os.path.realpath(c.dir): c for c in data.chapters.values()}
+    chapters = []
+    for n in args:
+        c = by_dir.get(os.path.realpath(n))
+        if c is None:
+            raise Usage(f"{n} is not a chapter folder")
+        chapters.append(c)
+    bad = 0
+    for c in chapters or sorted(data.chapters.values(), key=lambda c: c.number):
+        if not c.readme:
+            continue
+        text = read_text(c.readme, data_file=False)
+        found = prose.check_chapter(data, c, text)
+        print(f"{rel(c.readme)}: {prose.word_count(text)} words, "
+              f"{len(found)} finding(s)")
+        for f in found:
+            print(f"  FAIL: {f}")
+        bad += len(found)
+    return 1 if bad else 0
+
+
 def cmd_book_json(args, results_dir):
     if args:
         raise Usage("book-json takes only --results-dir DIR")
@@ -404,7 +434,7 @@ def cmd_record_loop(args, results_dir):
 
 
 COMMANDS = {"columns": cmd_columns, "table": cmd_table, "merge": cmd_merge, "merge-evidence": cmd_merge_evidence, "stale": cmd_stale,
-            "claims": cmd_claims, "readme": cmd_readme, "book-json": cmd_book_json,
+            "claims": cmd_claims, "readme": cmd_readme, "prose": cmd_prose, "book-json": cmd_book_json,
             "compare-chapter": cmd_compare_chapter, "compare": cmd_compare,
             "run-times": cmd_run_times, "pick-round": cmd_pick_round, "loops": cmd_loops, "record-loop": cmd_record_loop}
 

@@ -27,7 +27,9 @@ ROOFLINE_FLOP_METRICS = {
     "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum": 2,
 }
 ROOFLINE_DRAM_METRICS = ("dram__bytes_read.sum", "dram__bytes_write.sum")
-RESULT_FIELDS = ["median_us", "rate", "pct_roof"]  # result:FIELD in an expression
+# result:FIELD in an expression: the program's results row (its size, the SMs and the SM clock
+# it ran at, so that a per-element or per-clock figure never types them).
+RESULT_FIELDS = ["median_us", "rate", "pct_roof", "size", "sms", "sm_clock_mhz"]
 # record:size in an expression: the size the program's evidence was recorded at, so a per-element
 # figure follows the [record] size instead of repeating it as a literal.
 RECORD_FIELDS = ["size"]
@@ -35,7 +37,7 @@ DURATION = "gpu__time_duration.sum"            # profiled with every chapter's n
 # The facts scripts/evidence_parse.py's aggregate_ptxas writes for every program it compiled.
 PTXAS_METRICS = ["registers", "stack_bytes", "spill_store_bytes", "spill_load_bytes", "smem_bytes"]
 
-METRIC_REF = re.compile(r"\b(ncu|ptxas|sass|host|result|record):([A-Za-z_](?:[A-Za-z0-9_.]*[A-Za-z0-9_])?)")
+METRIC_REF = re.compile(r"\b(ncu|ptxas|sass|host|result|record|knob):([A-Za-z_](?:[A-Za-z0-9_.]*[A-Za-z0-9_])?)")
 PROGRAM_REF = re.compile(r"\b(naive|optimized|library)\b(?:\[([^\]]*)\])?")
 ARITH = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Add, ast.Sub, ast.Mult, ast.Div,
          ast.USub, ast.UAdd, ast.Constant, ast.Name, ast.Load)
@@ -411,11 +413,15 @@ def metric_value(data, slug, number, program, tool, metric, rows=None):
     (tool "result"). Raises Missing."""
     variant, _, options = program.partition("[")
     options = options.rstrip("]")
-    if tool == "result":
+    if tool in ("result", "knob"):
+        # knob:NAME: the value the program ran with (its results row's knobs; an expression
+        # writes a knob's '-' as '_', knob:min_blocks).
         r = result_row(data, slug, number, variant, options)
-        if r is None or r[metric] == "":
-            raise Missing(f"{program} result:{metric}")
-        return float(r[metric])
+        got = None if r is None else r[metric] if tool == "result" else \
+            _knobs(r["knobs"]).get(metric.replace("_", "-"))
+        if got in (None, ""):
+            raise Missing(f"{program} {tool}:{metric}")
+        return float(got)
     if rows is None:
         rows = [r for r in data.evidence.get(slug, []) if int(r["chapter"]) == number
                 and r["variant"] == variant and r["options"] == options]

@@ -11,6 +11,7 @@ import re
 
 from . import compare
 from . import loops
+from . import prose
 from . import evidence as ev
 from .model import ResultsError, VARIANTS, rel
 
@@ -42,6 +43,11 @@ def fvalue(x):
 def speedup(x):
     """A ratio of times to sensible precision: 1.60×, 23.6×, 236× (book/book.lua speedup_md)."""
     return f"{x:.0f}×" if x >= 100 else f"{x:.1f}×" if x >= 10 else f"{x:.2f}×"
+
+
+def speedup_range(x):
+    """One end of a prediction range as evidence.toml states it: 2.7×, 40×."""
+    return f"{x:g}×"
 
 
 def ratio(a, b):
@@ -294,6 +300,12 @@ def resolve_value(data, c, query):
                            "configuration as optimized[min-blocks 4]")
     m = re.fullmatch(r"(.*?)\s+:(\S+)", query.strip())
     body, fmt = (m.group(1), m.group(2)) if m else (query.strip(), None)
+    if body == "prediction":
+        # The range evidence.toml states: never typed in prose, so it cannot disagree.
+        spec = data.specs.get(c.number)
+        if not spec or not spec["prediction"]:
+            raise ResultsError(f"{where}: the chapter's evidence.toml states no prediction")
+        return " to ".join(speedup_range(x) for x in spec["prediction"]["speedup"])
     words = body.split(None, 1)
     if len(words) != 2:
         raise ResultsError(f"{where}: expected 'GPU speedup', 'GPU claim ID PROGRAM' or "
@@ -301,6 +313,11 @@ def resolve_value(data, c, query):
     try:
         slug = data.resolve_gpu(words[0])
         rest = words[1]
+        if rest == "verdict":
+            p = ev.prediction_verdict(data, slug, c.number)
+            if p is None:
+                raise ResultsError("the chapter's evidence.toml states no prediction")
+            return p["verdict"]
         if rest == "speedup":
             x = ev.speedup(data, slug, c.number)
             if x is None:
@@ -384,6 +401,8 @@ def render_readme(data, c, text):
         opening = f"<!-- {kind}: {args} -->" if m.group(1) else f"<!-- {kind} -->"
         return f"{opening}\n{block_markdown(data, c, kind, args)}\n<!-- /{kind} -->"
     text = BLOCK.sub(repl, text)
+    text = prose.CLAIM.sub(lambda m: f"<!-- claim: {m.group(1)} -->"
+                           f"{prose.render_claim(data, c, m.group(1))}<!-- /claim -->", text)
     return VALUE.sub(lambda m: f"<!-- value: {m.group(1)} -->"
                      f"{resolve_value(data, c, m.group(1))}<!-- /value -->", text)
 
