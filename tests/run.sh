@@ -199,6 +199,13 @@ elif [ $warned -gt 0 ]; then
     warning "READMEs differ from the changed chapters' code and results: \`make readme\` rewrites them"
     grep '^FAIL' "$log" | sed 's/^FAIL: /    /'
 else bad "chapter READMEs are out of date (make readme rewrites them)"; cat "$log"; fi
+# The prose rules (scripts/guide/prose.py): each chapter's hand-written words (at most 1,500),
+# and its explanation against its evidence: claims cited with their verdicts, none resting on a
+# claim that missed, Why paragraphs that cite evidence, nothing typed that the data own
+# (tests/results/prose_test.py plants each fault).
+if python3 scripts/results.py prose "${chapters[@]}" >"$log" 2>&1; then
+    ok "chapter prose follows the rules; words per chapter: $(sed -n 's|^chapters/\([0-9]*\)-[^:]*: \([0-9]*\) words.*|\1 \2|p' "$log" | paste -sd, - | sed 's/,/, /g')"
+else bad "chapter prose breaks the rules ($(grep -c '^  FAIL' "$log") finding(s)):"; grep -B1 '^  FAIL' "$log" | grep -v '^--' | sed 's/^  FAIL: /    /'; fi
 # Every claim against the committed evidence of every GPU: a contradicted claim, or one that
 # cannot fail, fails the suite (tests/results/claims_test.sh plants both). A person's changed
 # chapter makes its evidence stale: a warning, like the staleness check's.

@@ -76,6 +76,8 @@ suites=(
     "tests/results/measure_test.sh"
     # The evidence producer's parsers (ncu, ptxas, cuobjdump, host lines) and merge-evidence.
     "tests/results/evidence_test.sh"
+    # The prose rules, each planted in a copy of a chapter README.
+    "python3 tests/results/prose_test.py"
     # results.py claims on copies of the real data with planted faults; mechanism vs observation.
     "tests/results/claims_test.sh"
 )
