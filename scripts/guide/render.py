@@ -45,6 +45,14 @@ def speedup(x):
     return f"{x:.0f}×" if x >= 100 else f"{x:.1f}×" if x >= 10 else f"{x:.2f}×"
 
 
+def words_number(x):
+    """A measured value in a sentence: 6.37 billion, 361 million, 24.8 thousand, 1.17."""
+    for scale, word in ((1e12, "trillion"), (1e9, "billion"), (1e6, "million")):
+        if abs(x) >= scale:
+            return f"{sig3(x / scale)} {word}"
+    return sig3(x)
+
+
 def speedup_range(x):
     """One end of a prediction range as evidence.toml states it: 2.7×, 40×."""
     return f"{x:g}×"
@@ -196,20 +204,23 @@ def verdict_lines(data, slug, c):
     p = ev.prediction_verdict(data, slug, c.number)
     if p:
         lo, hi = p["range"]
-        got = f"measured {p['speedup']:.2f}x" if p["speedup"] else "not measured"
-        out.append(f"- prediction: speedup {lo:g}x to {hi:g}x; {got}: **{p['verdict']}**")
+        got = f" (measured {speedup(p['speedup'])})" if p["speedup"] else ""
+        out.append(f"- The prediction, a speedup of {speedup_range(lo)} to {speedup_range(hi)}: "
+                   f"**{p['verdict']}**{got}.")
     observed = []
     for claim in spec["claims"]:
         v = ev.claim_verdict(data, slug, c.number, claim)
-        vals = ", ".join(f"{p} {sig3(x)}" for p, x in v["values"].items())
-        line = (f"- claim `{claim['id']}`: {claim['says']} (`{claim['holds']}`"
-                f"{'; ' + vals if vals else ''}): **{v['verdict']}**")
-        if "symmetric" in claim:
-            line += f" (holds both ways by design: {claim['symmetric']})"
+        vals = ", ".join(f"{p} {words_number(x)}" for p, x in v["values"].items())
+        # In words first, with its verdict; the test and the id after, for the curious.
+        line = (f"- {claim['says'][:1].upper() + claim['says'][1:]}: **{v['verdict']}**"
+                f"{' (measured: ' + vals + ')' if vals else ''}. <small>Tested as "
+                f"`{claim['holds']}`, claim `{claim['id']}`"
+                f"{'; it may hold either way: ' + claim['symmetric'] if 'symmetric' in claim else ''}"
+                ".</small>")
         kind = ev.claim_kind(data, c.number, claim)["kind"]
         (observed if kind == ev.OBSERVATION else out).append(line)
     if observed:
-        out.append("- observed after measuring (claims written or changed after the numbers they "
+        out.append("- Observed after measuring (claims written or changed after the numbers they "
                    "read were recorded; checked, not counted as predictions):")
         out.extend("  " + line for line in observed)
     return out
