@@ -136,17 +136,23 @@ static void knob_text(const struct problem *p, const struct config *c, char *out
     }
 }
 
-static int verify(const struct problem *p, const struct variant *v, void *data,
-                  cudaStream_t s, struct check_report *rep)
+/* One checked run: poison the outputs, run the program on its stream, wait for that stream
+ * alone, check. Only the program's own stream and event edges order its work before the check
+ * reads: a device-wide synchronization here would hide a missing join of a side stream (a
+ * cudaStreamWaitEvent left out) or work put on the wrong stream. */
+static int checked_run(const struct problem *p, const struct variant *v, void *data,
+                       cudaStream_t s, struct check_report *rep, int profiled)
 {
     p->poison(data);
     CUDA_CHECK(cudaDeviceSynchronize());
     /* The range holds the variant's own work and nothing else, so that
-     * `ncu --nvtx-include NAME/` (make evidence) profiles only its kernels. */
-    nvtxRangePushA(v->name);
+     * `ncu --nvtx-include NAME/` (make evidence) profiles only its kernels, of one run. */
+    if (profiled)
+        nvtxRangePushA(v->name);
     v->run(data, s);
-    CUDA_CHECK(cudaDeviceSynchronize());
-    nvtxRangePop();
+    CUDA_CHECK(cudaStreamSynchronize(s));
+    if (profiled)
+        nvtxRangePop();
     /* The test suite's planted fault: the outputs look unwritten, as after a
      * kernel that never ran or a launch that covered nothing. Every chapter's
      * check must fail on it (tests/run.sh asserts exit 1). */
@@ -156,6 +162,26 @@ static int verify(const struct problem *p, const struct variant *v, void *data,
         CUDA_CHECK(cudaDeviceSynchronize());
     }
     p->check(data, rep);
+    /* Whatever the program left in flight on other streams ends before the next step. */
+    CUDA_CHECK(cudaDeviceSynchronize());
+    return rep->passed;
+}
+
+/* The check runs the configuration as the timed loop does: twice in one process on the same
+ * buffers, the outputs poisoned before each, so that state a run leaves behind (a counter or
+ * a queue not reset, a buffer freed too early) fails the second check. The report printed is
+ * the first failing run's, or the second run's. */
+static int verify(const struct problem *p, const struct variant *v, void *data,
+                  cudaStream_t s, struct check_report *rep)
+{
+    for (int run = 1; run <= 2; run++) {
+        if (!checked_run(p, v, data, s, rep, run == 1)) {
+            if (run == 2)
+                printf("check: the second run on the same buffers failed (the first passed): "
+                       "state left by the first run?\n");
+            break;
+        }
+    }
     check_print(rep, stdout);
     return rep->passed;
 }

@@ -116,11 +116,11 @@ else
     [ "$n" -eq 1 ] && grep -q ' -c common/stats.c ' "$log" && ok "after touching common/stats.c a build compiles that file alone" \
         || { bad "after touching common/stats.c a build compiled $n files:"; grep -E ' -c ' "$log" | head -n 3; }
     planted=0
-    for n in 0 1 2 3; do
+    for n in 0 1 2 3 4 5 6; do
         if mk "build/tests/planted-$n" >"$log" 2>&1; then planted=$((planted + 1))
         else bad "tests/planted/planted.cu (PLANT=$n) does not build"; tail -n 20 "$log"; fi
     done
-    [ $planted -eq 4 ] && ok "planted-bug programs build"
+    [ $planted -eq 7 ] && ok "planted-bug programs build"
     for n in 1 2; do
         mk "build/tests/softmax-max$n-naive" >"$log" 2>&1 && ok "chapter 04 with a planted row maximum ($n) builds" \
             || { bad "chapter 04 with PLANT_MAX=$n does not build"; tail -n 20 "$log"; }
@@ -257,14 +257,27 @@ else
     sanitizer=$(command -v compute-sanitizer || echo "${cuda_home:-/usr/local/cuda}/bin/compute-sanitizer")
     [ -x "$sanitizer" ] || { bad "compute-sanitizer not found (it comes with the CUDA Toolkit)"; sanitizer=; }
     # sanitize TOOL PROG ARGS...: compute-sanitizer's verdict on one run.
-    sanitize() { "$sanitizer" --tool "$1" --error-exitcode 99 "${@:2}" >"$log" 2>&1; }
-    for n in 0 1 2 3; do
+    # memcheck also tracks stream-ordered allocations (a use after cudaFreeAsync), where the
+    # installed compute-sanitizer offers it.
+    ordered=()
+    [ -n "$sanitizer" ] && "$sanitizer" --help 2>/dev/null | grep -q -- '--track-stream-ordered-races' \
+        && ordered=(--track-stream-ordered-races all)
+    sanitize() {
+        if [ "$1" = memcheck ]; then "$sanitizer" --tool "$1" "${ordered[@]}" --error-exitcode 99 "${@:2}" >"$log" 2>&1
+        else "$sanitizer" --tool "$1" --error-exitcode 99 "${@:2}" >"$log" 2>&1; fi
+    }
+    # 4: a counter never reset (the second run on the same buffers fails); 5: a side stream
+    # never joined (the check waits for the program's stream alone, so it reads poison).
+    for n in 0 1 2 3 4 5 6; do
         bin=build/tests/planted-$n
         [ -x "$bin" ] || continue
         "$bin" --check-only --size odd >"$log" 2>&1; rc=$?
-        want=$(case $n in 0 | 3) echo 0 ;; *) echo 1 ;; esac)
+        want=$(case $n in 0 | 3 | 6) echo 0 ;; *) echo 1 ;; esac)
         [ $rc -eq "$want" ] && ok "planted bug $n: exit $rc as expected" || { bad "planted bug $n: exit $rc, expected $want"; tail -n 5 "$log"; }
     done
+    grep -q "the second run on the same buffers failed" <(build/tests/planted-4 --check-only --size small 2>&1) \
+        && ok "planted bug 4 (state not reset) fails on the second run, and says so" \
+        || bad "planted bug 4 did not fail on the second run"
     # A batch (how every program's sizes, seeds and sweeps are checked) reports each failing
     # configuration on its own: planted bug 1 fails both sets, planted bug 0 passes both.
     for n in 0 1; do
@@ -290,6 +303,15 @@ else
             || { bad "racecheck fails the race-free planted program"; tail -n 10 "$log"; }
         sanitize racecheck build/tests/planted-3 --check-only --size small && bad "racecheck missed the planted race (a dropped barrier)" \
             || ok "racecheck catches the planted race that the check cannot see"
+    fi
+    if [ -n "$sanitizer" ] && [ -x build/tests/planted-6 ]; then
+        if [ ${#ordered[@]} -eq 0 ]; then bad "compute-sanitizer has no --track-stream-ordered-races: a use after cudaFreeAsync goes unseen"
+        else
+            sanitize memcheck build/tests/planted-0 --check-only --size small && ok "memcheck (stream-ordered tracking) passes the planted program without the bug" \
+                || { bad "memcheck fails the correct planted program"; tail -n 10 "$log"; }
+            sanitize memcheck build/tests/planted-6 --check-only --size small && bad "memcheck missed the planted use after cudaFreeAsync" \
+                || ok "memcheck catches the planted use after cudaFreeAsync that the check cannot see"
+        fi
     fi
     # CHAPTERS (from `make test CHAPTERS="11 12"`) narrows this part to those chapters.
     gpu_programs=()
@@ -337,9 +359,17 @@ else
             || { bad "$prog --check-batch: exit $rc with no configuration failed"; tail -n 5 "$log"; }
         # The planted fault every check must catch: outputs left as poisoned, as by a kernel
         # that wrote nothing.
-        GUIDE_PLANT=unwritten "$prog" --check-only --size odd >"$log" 2>&1; rc=$?
-        [ $rc -eq 1 ] && ok "$prog: the check fails on outputs left unwritten (planted)" \
-            || { bad "$prog with outputs left unwritten: exit $rc, expected 1"; tail -n 5 "$log"; }
+        # Every knob setting the tests run gets it too: a knob value whose check is weaker (a
+        # direction that compares a buffer with itself) must fail as the default does.
+        local psets n_sets n_failed
+        psets=$(grep -- '--size odd' <<<"$sets" | grep -v -- '--seed 2')
+        n_sets=$(grep -c . <<<"$psets")
+        GUIDE_PLANT=unwritten "$prog" --check-batch <<<"$psets" >"$log" 2>&1; rc=$?
+        n_failed=$(grep -c '^batch: exit 1: ' "$log")
+        [ $rc -eq 1 ] && [ "$n_failed" -eq "$n_sets" ] \
+            && ok "$prog: the check fails on outputs left unwritten (planted), at all $n_sets knob settings" \
+            || { bad "$prog with outputs left unwritten: exit $rc, $n_failed of $n_sets knob settings failed"
+                 grep '^batch: exit [^1]' "$log" | head -n 5; }
         # The chapter's own planted faults (its problem's plants), each a bug its check must see.
         while IFS= read -r o; do
             [ -n "$o" ] || continue
