@@ -35,7 +35,13 @@ FENCE = re.compile(r"^```.*?^```[ \t]*$", re.S | re.M)
 COMMENT = re.compile(r"<!--.*?-->", re.S)
 WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’._/+-]*")
 # What the data own: a verdict word, or a speedup range (2.7x to 3.3x, 40-64x, 4× – 10×).
-VERDICT_WORD = re.compile(r"\b(held|missed)\b", re.I)
+# A verdict: 'held' or 'missed' said of a prediction, a claim or a GPU ("the prediction held",
+# "missed on the H200", "both claims held"), not the English of "a bound is held".
+VERDICT_WORD = re.compile(
+    r"\b(?:prediction|predictions|claim|claims|verdict|range|it|both|all|every)\b"
+    r"(?:\s+\S+){0,3}?\s+(?:held|missed)\b"
+    r"|\b(?:held|missed)\b(?:\s+\S+){0,2}?\s+(?:on|for)\s+(?:both|the|every|each|all)\s+"
+    r"(?:GPUs?|H100|H200|reference)", re.I)
 RANGE = re.compile(r"\b\d+(?:\.\d+)?\s*[x×]?\s*(?:to|-|–|—)\s*\d+(?:\.\d+)?\s*[x×](?![A-Za-z0-9])")
 HISTORY = re.compile(r"\b(?:git )?commit [0-9a-f]{7,40}\b|\b(?:first|previous|earlier|last) "
                      r"(?:edition|version|redesign|design)s?\b|\bused to (?:be|read|say)\b",
