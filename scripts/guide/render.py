@@ -395,7 +395,7 @@ def blocks(data, c, text):
             for m in BLOCK.finditer(text)]
 
 
-LINE_START_VALUE = re.compile(r"^[ \t]*<!-- value:", re.M)
+LINE_START_VALUE = re.compile(r"^[ \t]*<!-- (?:value|claim):", re.M)
 
 
 def render_readme(data, c, text):
@@ -404,8 +404,8 @@ def render_readme(data, c, text):
     m = LINE_START_VALUE.search(text)
     if m:
         line = text.count("\n", 0, m.start()) + 1
-        raise ResultsError(f"{rel(c.readme)}:{line}: an inline value begins the line; join it to "
-                           "the line before, so that it stays inside its sentence")
+        raise ResultsError(f"{rel(c.readme)}:{line}: an inline value or claim citation begins the "
+                           "line; join it to the line before, so that it stays inside its sentence")
 
     def repl(m):
         kind, args = m.group(1) or m.group(3), m.group(2) or ""
