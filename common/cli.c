@@ -32,6 +32,7 @@ int cli_parse_size(const char *text, const struct cli_spec *s, long *out)
     if (strcmp(text, "default") == 0) { *out = s->default_size; return 0; }
     if (strcmp(text, "small") == 0) { *out = s->small_size; return 0; }
     if (strcmp(text, "odd") == 0) { *out = s->odd_size; return 0; }
+    if (strcmp(text, "passes") == 0) { *out = SIZE_PASSES; return 0; }
 
     char *end;
     if (!plain_digits(text))
@@ -96,8 +97,10 @@ void cli_usage(const struct cli_spec *s, void *file)
     fprintf(f, "  --size N        %s\n", s->size_help);
     fprintf(f, "                  default %ld, range %ld..%ld; K, M, G suffixes (x1024);\n",
             s->default_size, s->min_size, s->max_size);
-    fprintf(f, "                  or the words default, small (%ld), odd (%ld)\n",
-            s->small_size, s->odd_size);
+    fprintf(f, "                  or the words default, small (%ld), odd (%ld), passes (an odd\n"
+               "                  size of about %d MiB of GPU memory: every grid-stride loop\n"
+               "                  runs more than one pass)\n",
+            s->small_size, s->odd_size, PASSES_MIB);
     for (int i = 0; i < s->nknobs; i++) {
         const struct knob *k = &s->knobs[i];
         char rule[96];
@@ -212,7 +215,7 @@ enum cli_status cli_parse(int argc, char **argv, const struct cli_spec *s,
                 snprintf(err, errlen, "--size: '%s' is not a size", v);
                 return CLI_ERROR;
             }
-            if (o->size < s->min_size || o->size > s->max_size) {
+            if (o->size != SIZE_PASSES && (o->size < s->min_size || o->size > s->max_size)) {
                 snprintf(err, errlen, "--size %ld is out of range %ld..%ld", o->size,
                          s->min_size, s->max_size);
                 return CLI_ERROR;

@@ -64,8 +64,15 @@ enum cli_status { CLI_OK = 0, CLI_HELP = 1, CLI_DESCRIBE = 2, CLI_ERROR = -1 };
 enum cli_status cli_parse(int argc, char **argv, const struct cli_spec *s,
                           struct options *o, char *err, size_t errlen);
 
+/* --size passes: the driver resolves it (it needs the problem's device_bytes and the knobs)
+ * to the largest odd size up to the default whose device memory is at most PASSES_MIB: far
+ * more elements than a GPU's resident grid covers in one pass, so that a test reaches every
+ * grid-stride loop's later passes, yet small enough to check in a second. */
+#define SIZE_PASSES (-2L)
+#define PASSES_MIB 256
+
 /* Parse "123", "64M", "1G" (K, M, G are powers of 1024) or the words
- * default, small, odd. Returns 0 on success. */
+ * default, small, odd, passes (SIZE_PASSES). Returns 0 on success. */
 int cli_parse_size(const char *text, const struct cli_spec *s, long *out);
 
 void cli_usage(const struct cli_spec *s, void *file /* FILE* */);

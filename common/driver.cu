@@ -127,6 +127,24 @@ static int fits(const struct problem *p, const struct config *c, const struct gp
     return 1;
 }
 
+/* --size passes (cli.h): the largest size up to the default whose device memory is at most
+ * PASSES_MIB, made odd; the smallest size where even that is too much. */
+static long passes_size(const struct problem *p, const struct config *c)
+{
+    const size_t cap = (size_t)PASSES_MIB << 20;
+    struct config t = *c;
+    long lo = p->min_size, hi = p->default_size;
+    t.size = lo;
+    if (p->device_bytes(&t) > cap)
+        return lo;
+    while (lo < hi) {
+        t.size = lo + (hi - lo + 1) / 2;
+        if (p->device_bytes(&t) <= cap) lo = t.size;
+        else hi = t.size - 1;
+    }
+    return lo % 2 == 0 && lo > p->min_size ? lo - 1 : lo;
+}
+
 static void knob_text(const struct problem *p, const struct config *c, char *out, size_t len)
 {
     out[0] = '\0';
@@ -392,6 +410,8 @@ static int run_config(const struct problem *p, const struct variant *v, const ch
     cfg.seed = o->seed;
     cfg.check_rule = v->check_rule;
     memcpy(cfg.knob, o->knob, sizeof cfg.knob);
+    if (cfg.size == SIZE_PASSES)
+        cfg.size = passes_size(p, &cfg);
     char knobs[128];
     knob_text(p, &cfg, knobs, sizeof knobs);
 

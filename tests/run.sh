@@ -350,7 +350,9 @@ else
         # where one process each spent most of its time starting one). Each configuration's
         # own "batch: exit N" line is its verdict; one with none was cut short by a crash.
         local sets
-        sets=$(for size in small odd; do for seed in 1 2; do echo "--size $size --seed $seed"; done; done
+        # --size passes: large enough that every grid-stride loop runs more than one pass of the
+        # grid as launched (a wrong stride passes when every test fits in the first).
+        sets=$(echo "--size passes --seed 3"; for size in small odd; do for seed in 1 2; do echo "--size $size --seed $seed"; done; done
                "$prog" --describe | sed -n 's/^\(sweep\|test\)=//p' | while IFS= read -r o; do
                    [ -n "$o" ] || continue; echo "$o --size small"; echo "$o --size odd"; done)
         "$prog" --check-batch <<<"$sets" >"$log" 2>&1; rc=$?
