@@ -116,11 +116,11 @@ else
     [ "$n" -eq 1 ] && grep -q ' -c common/stats.c ' "$log" && ok "after touching common/stats.c a build compiles that file alone" \
         || { bad "after touching common/stats.c a build compiled $n files:"; grep -E ' -c ' "$log" | head -n 3; }
     planted=0
-    for n in 0 1 2 3 4 5 6; do
+    for n in 0 1 2 3 4 5 6 7; do
         if mk "build/tests/planted-$n" >"$log" 2>&1; then planted=$((planted + 1))
         else bad "tests/planted/planted.cu (PLANT=$n) does not build"; tail -n 20 "$log"; fi
     done
-    [ $planted -eq 7 ] && ok "planted-bug programs build"
+    [ $planted -eq 8 ] && ok "planted-bug programs build"
     for n in 1 2; do
         mk "build/tests/softmax-max$n-naive" >"$log" 2>&1 && ok "chapter 04 with a planted row maximum ($n) builds" \
             || { bad "chapter 04 with PLANT_MAX=$n does not build"; tail -n 20 "$log"; }
@@ -268,13 +268,20 @@ else
     }
     # 4: a counter never reset (the second run on the same buffers fails); 5: a side stream
     # never joined (the check waits for the program's stream alone, so it reads poison).
-    for n in 0 1 2 3 4 5 6; do
+    for n in 0 1 2 3 4 5 6 7; do
         bin=build/tests/planted-$n
         [ -x "$bin" ] || continue
         "$bin" --check-only --size odd >"$log" 2>&1; rc=$?
-        want=$(case $n in 0 | 3 | 6) echo 0 ;; *) echo 1 ;; esac)
+        want=$(case $n in 0 | 3 | 6 | 7) echo 0 ;; *) echo 1 ;; esac)
         [ $rc -eq "$want" ] && ok "planted bug $n: exit $rc as expected" || { bad "planted bug $n: exit $rc, expected $want"; tail -n 5 "$log"; }
     done
+    # 7: a grid-stride loop's wrong stride passes every size that fits the grid's first pass.
+    build/tests/planted-7 --check-only --size passes >"$log" 2>&1; rc=$?
+    [ $rc -eq 1 ] && ok "planted bug 7 (a wrong grid stride) fails at --size passes" \
+        || { bad "planted bug 7 at --size passes: exit $rc, expected 1"; tail -n 5 "$log"; }
+    build/tests/planted-0 --check-only --size passes >"$log" 2>&1; rc=$?
+    [ $rc -eq 0 ] && ok "the correct planted program passes at --size passes" \
+        || { bad "planted program 0 at --size passes: exit $rc"; tail -n 5 "$log"; }
     grep -q "the second run on the same buffers failed" <(build/tests/planted-4 --check-only --size small 2>&1) \
         && ok "planted bug 4 (state not reset) fails on the second run, and says so" \
         || bad "planted bug 4 did not fail on the second run"

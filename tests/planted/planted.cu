@@ -1,4 +1,4 @@
-/* A tiny problem (out = 2 * in) with bugs planted on purpose, built seven
+/* A tiny problem (out = 2 * in) with bugs planted on purpose, built eight
  * ways: PLANT=0 is correct, PLANT=1 leaves the last element unwritten (an
  * off-by-one), PLANT=2 writes a NaN, PLANT=3 drops a barrier, PLANT=4 never
  * resets the work counter its blocks take tiles from (right on fresh memory,
@@ -14,7 +14,9 @@
  * poison; only the planted line differs. PLANT=6 adds a scratch buffer from the
  * stream-ordered pool that a kernel writes after cudaFreeAsync gave it back:
  * the result is right, and only compute-sanitizer's stream-ordered race
- * tracking (memcheck) sees the use after free. */
+ * tracking (memcheck) sees the use after free. PLANT=7 runs a grid-stride loop
+ * over a fixed grid whose stride is twice what it should be: right whenever
+ * the size fits in the grid's first pass, wrong at --size passes. */
 #include "chapter.h"
 #include "cuda_check.h"
 #include "rng.h"
@@ -140,9 +142,23 @@ static const struct problem PROBLEM = {
     .check = check, .bytes = bytes, .flops = flops, .destroy = destroy,
 };
 
+#if PLANT == 7
+__global__ void stride_kernel(float *out, const float *in, long n)
+{
+    long stride = 2L * gridDim.x * blockDim.x; /* the planted bug: one grid is the stride */
+    for (long i = blockIdx.x * (long)blockDim.x + threadIdx.x; i < n; i += stride)
+        out[i] = 2.0f * in[i];
+}
+#endif
+
 static void run(void *d, cudaStream_t st)
 {
     struct scale *s = (struct scale *)d;
+#if PLANT == 7
+    stride_kernel<<<64, TILE, 0, st>>>(s->out, s->in, s->n);
+    CHECK_LAUNCH();
+    return;
+#endif
     long tiles = (s->n + TILE - 1) / TILE, first = tiles / 2;
 #if PLANT != 4
     reset_kernel<<<1, 1, 0, st>>>(s->next, (unsigned)first);
