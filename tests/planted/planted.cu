@@ -136,7 +136,7 @@ static void destroy(void *d)
 
 static const struct problem PROBLEM = {
     .number = 99, .slug = "planted", .title = "planted bugs", .section = "-",
-    .size_help = "elements", .default_size = 1000, .small_size = 1001, .odd_size = 12345,
+    .size_help = "elements", .default_size = 1L << 24, .small_size = 1001, .odd_size = 12345,
     .min_size = 2, .max_size = 1L << 30, .timing = TIME_KERNEL, .metric = METRIC_GBS,
     .device_bytes = device_bytes, .host_bytes = host_bytes, .create = create, .poison = poison,
     .check = check, .bytes = bytes, .flops = flops, .destroy = destroy,
