@@ -176,6 +176,22 @@ cli_checks() { # PROG: its command line, its --help and --describe, its no-GPU m
         "$prog" $o --describe >/dev/null 2>"$log.err" && ok "$prog accepts '$o'" \
             || { bad "$prog refuses its own '$o'"; cat "$log.err"; }
     done <<<"$options"
+    # A batch's option sets are all parsed before the GPU opens: a bad set alone is refused
+    # (exit 2, its error and its verdict line) with the GPU hidden; beside a good set it is
+    # still reported before the missing GPU stops the run (exit 3).
+    printf -- '--size -5\n' >"$log.sets"
+    for o in --check-batch "--batch $log.sets"; do
+        # shellcheck disable=SC2086  # the options are words
+        CUDA_VISIBLE_DEVICES= "$prog" $o <"$log.sets" >"$log" 2>&1; rc=$?
+        [ $rc -eq 2 ] && grep -q "^$name: error: .*--size" "$log" && grep -qx 'batch: exit 2: --size -5' "$log" \
+            && ! grep -q 'no CUDA GPU' "$log" && ok "$prog ${o%% *} with a bad set refused before the GPU (exit 2)" \
+            || { bad "$prog ${o%% *} with a bad set: exit $rc"; head -n 3 "$log"; }
+    done
+    printf -- '--size -5\n--size small\n' | CUDA_VISIBLE_DEVICES= "$prog" --check-batch >"$log" 2>&1; rc=$?
+    [ $rc -eq 3 ] && grep -qx 'batch: exit 2: --size -5' "$log" && grep -q "^$name: error: no CUDA GPU" "$log" \
+        && ok "$prog --check-batch, a bad set beside a good one without a GPU: the bad one reported, exit 3" \
+        || { bad "$prog --check-batch, a bad and a good set without a GPU: exit $rc"; head -n 3 "$log"; }
+    rm -f "$log.sets"
     # No GPU (hidden from the CUDA runtime where one exists): one line naming the program, exit 3.
     CUDA_VISIBLE_DEVICES= "$prog" --check-only --size small >"$log" 2>&1; rc=$?
     [ $rc -eq 3 ] && grep -q "^$name: error: no CUDA GPU" "$log" && ! grep -qi 'insufficient' "$log" \
