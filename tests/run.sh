@@ -17,9 +17,9 @@ trap 'rm -rf "$log" "$tmp"' EXIT
 
 # The suite's builds treat warnings as errors; a student's `make chapter-NN` does not.
 mk() { make --no-print-directory WERROR=1 "$@"; }
-# Seconds since the epoch, with a fraction, for the fail-fast timings.
+# Seconds since the epoch, with a fraction, for the time each section took (reported, never
+# asserted: no check depends on the machine's speed).
 now() { date +%s.%N; }
-fast() { awk -v a="$1" -v b="$(now)" 'BEGIN { exit !(b - a < 5) }'; } # under 5 s since $1
 
 # section NAME: its heading, and the time the previous section took, for the summary line.
 sections= section_name= section_t0=
@@ -44,24 +44,24 @@ if [ -n "${p:-}" ]; then pass=$((pass + p)); fail=$((fail + f)); else bad "unit 
 
 section "the Makefile"
 # Chapter numbers are parsed strictly, and a target that needs a GPU, ncu or compute-sanitizer
-# says so before it builds anything. A fake nvidia-smi that finds no GPU stands in for a
+# says so before it builds anything (asserted by what it printed, never by how long it took). A fake nvidia-smi that finds no GPU stands in for a
 # machine without one, so this runs on every machine.
 for goal in chapter-1e1 chapter-2x chapter-99 profile-2x; do
-    t0=$(now); make --no-print-directory "$goal" >"$log" 2>&1; rc=$?
-    [ $rc -eq 2 ] && grep -q "^error: there is no chapter '${goal#*-}'" "$log" && fast "$t0" \
+    make --no-print-directory "$goal" >"$log" 2>&1; rc=$?
+    [ $rc -eq 2 ] && grep -q "^error: there is no chapter '${goal#*-}'" "$log" \
         && ok "make $goal: no such chapter (exit 2)" || { bad "make $goal: exit $rc"; head -n 3 "$log"; }
 done
-t0=$(now); make --no-print-directory results CHAPTERS="20 2x" >"$log" 2>&1; rc=$?
-[ $rc -eq 2 ] && grep -q '^error: CHAPTERS: no chapter 2x' "$log" && fast "$t0" \
+make --no-print-directory results CHAPTERS="20 2x" >"$log" 2>&1; rc=$?
+[ $rc -eq 2 ] && grep -q '^error: CHAPTERS: no chapter 2x' "$log" \
     && ok "make results CHAPTERS='20 2x': no chapter 2x" || { bad "make results CHAPTERS='20 2x': exit $rc"; head -n 3 "$log"; }
 mkdir -p "$tmp/no-gpu"
 printf '#!/bin/sh\necho "NVIDIA-SMI has failed" >&2\nexit 9\n' >"$tmp/no-gpu/nvidia-smi"
 chmod +x "$tmp/no-gpu/nvidia-smi"
 for goal in results evidence sanitize profile-20 chapter-20; do
-    t0=$(now); PATH="$tmp/no-gpu:$PATH" make --no-print-directory "$goal" >"$log" 2>&1; rc=$?
-    if [ $rc -ne 0 ] && grep -q "^error: make $goal needs a CUDA GPU" "$log" && fast "$t0" \
+    PATH="$tmp/no-gpu:$PATH" make --no-print-directory "$goal" >"$log" 2>&1; rc=$?
+    if [ $rc -ne 0 ] && grep -q "^error: make $goal needs a CUDA GPU" "$log" \
         && ! grep -qE '(nvcc|gcc) .* -c ' "$log"; then
-        ok "make $goal without a GPU stops at once, before building ($(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.2f s", b - a }'))"
+        ok "make $goal without a GPU stops before building anything"
     else bad "make $goal without a GPU: exit $rc"; head -n 5 "$log"; fi
 done
 # Several good chapter numbers pass the number check (and then meet the missing GPU).
