@@ -19,16 +19,16 @@ book: $(BOOK_OUT)/built
 
 # The data first (book/check.sh starts the checks that need only it beside the rest of the build).
 $(BOOK_OUT)/data.json: $(BOOK_INPUTS) $(BOOK_OUT)/vars
-	@RESULTS_DIR='$(RESULTS_DIR)' BOOK_OUT='$(BOOK_OUT)' book/build.sh --data-only
+	@RESULTS_DIR=$(call sq,$(RESULTS_DIR)) BOOK_OUT=$(call sq,$(BOOK_OUT)) book/build.sh --data-only
 
 $(BOOK_OUT)/built: $(BOOK_OUT)/data.json
 	@rm -f $@
-	@RESULTS_DIR='$(RESULTS_DIR)' BOOK_OUT='$(BOOK_OUT)' book/build.sh --from-data
+	@RESULTS_DIR=$(call sq,$(RESULTS_DIR)) BOOK_OUT=$(call sq,$(BOOK_OUT)) book/build.sh --from-data
 	@touch $@
 
 $(BOOK_OUT)/vars: FORCE
 	@mkdir -p $(@D)
-	@echo '$(BOOK_VARS)' | cmp -s - $@ || echo '$(BOOK_VARS)' >$@
+	@echo $(call sq,$(BOOK_VARS)) | cmp -s - $@ || echo $(call sq,$(BOOK_VARS)) >$@
 
 book-check:
-	@RESULTS_DIR='$(RESULTS_DIR)' BOOK_OUT='$(BOOK_OUT)' book/check.sh
+	@RESULTS_DIR=$(call sq,$(RESULTS_DIR)) BOOK_OUT=$(call sq,$(BOOK_OUT)) book/check.sh

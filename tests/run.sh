@@ -54,6 +54,22 @@ done
 make --no-print-directory results CHAPTERS="20 2x" >"$log" 2>&1; rc=$?
 [ $rc -eq 2 ] && grep -q '^error: CHAPTERS: no chapter 2x' "$log" \
     && ok "make results CHAPTERS='20 2x': no chapter 2x" || { bad "make results CHAPTERS='20 2x': exit $rc"; head -n 3 "$log"; }
+# User text reaches the recipes as data, never as shell: a backtick runs nothing, a quote is
+# named in the same clear error as any other bad number (planted: each wrote a file or broke the
+# shell's quoting before).
+pwned=pwned-by-make-test-$$
+for v in "CHAPTERS=1\`touch $tmp/$pwned\`" 'CHAPTERS=1"x 20' "CHAPTERS=%" "chapter-1\`touch $pwned\`" 'chapter-1"x' \
+         "ARCH=\`touch $pwned\`"; do
+    case $v in
+    CHAPTERS=*) make --no-print-directory results "$v" >"$log" 2>&1; rc=$?; want="^error: CHAPTERS: no chapter " ;;
+    ARCH=*) make --no-print-directory "$v" build/libcommon.a >"$log" 2>&1; rc=$?; want="^error: ARCH: '.*' is not a GPU architecture" ;;
+    *) make --no-print-directory "$v" >"$log" 2>&1; rc=$?; want="^error: there is no chapter '${v#chapter-}'" ;;
+    esac
+    if [ $rc -eq 2 ] && grep -q -- "$want" "$log" && [ ! -e "$tmp/$pwned" ] && [ ! -e "$pwned" ]; then
+        ok "make $v: one clear error, nothing run (exit 2)"
+    else bad "make $v: exit $rc"; head -n 3 "$log"; fi
+    rm -f "$tmp/$pwned" "$pwned"
+done
 mkdir -p "$tmp/no-gpu"
 printf '#!/bin/sh\necho "NVIDIA-SMI has failed" >&2\nexit 9\n' >"$tmp/no-gpu/nvidia-smi"
 chmod +x "$tmp/no-gpu/nvidia-smi"
