@@ -93,7 +93,8 @@ help:
 	@echo "  CFLAGS     gcc's flags for the host C of common/"
 	@echo "  TEST_JOBS  programs make test and make sanitize run side by side (default: one per core)"
 	@echo "how long the loops took, as timed on the machines named (results/loops/times.csv):"
-	@python3 scripts/results.py loops | sed 's/^/  /'
+	@loops=$$(python3 scripts/results.py loops --results-dir $(call sq,$(RESULTS_DIR))) || { echo "error: make help: $(RESULTS_DIR)/loops/times.csv cannot be read (the line above says why)" >&2; exit 2; }; \
+	printf '%s\n' "$$loops" | sed 's/^/  /'
 
 # --- Fail fast: what a target needs, checked before anything is built ---------------------------
 need_gpu  = nvidia-smi -L >/dev/null 2>&1 || { echo "error: make $@ needs a CUDA GPU, and nvidia-smi sees none on this machine" >&2; exit 3; }

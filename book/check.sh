@@ -59,6 +59,14 @@ fi
 build() {
 make_book book || return 1
 pass "make book builds"
+# Built already: `make book` again rebuilds nothing and still says where the book is.
+local again
+again=$(make --no-print-directory book RESULTS_DIR="$RESULTS_DIR" BOOK_OUT="$OUT" 2>&1)
+if grep -q "$OUT/book.pdf" <<<"$again" && grep -q "$OUT/html/index.html" <<<"$again"; then
+    pass "make book with nothing to rebuild says where the book is"
+else
+    fail "make book with nothing to rebuild does not name $OUT/book.pdf and $OUT/html/index.html: $again"
+fi
 for f in book.pdf book.html book.epub html/index.html html/search-index.js; do
     if [ -s "$OUT/$f" ]; then pass "$OUT/$f exists"; else fail "$OUT/$f is missing or empty"; fi
 done

@@ -70,6 +70,20 @@ for v in "CHAPTERS=1\`touch $tmp/$pwned\`" 'CHAPTERS=1"x 20' "CHAPTERS=%" "chapt
     else bad "make $v: exit $rc"; head -n 3 "$log"; fi
     rm -f "$tmp/$pwned" "$pwned"
 done
+# Bad data for make help and make book: a broken results/loops/times.csv is an error (it exited
+# 0 before), and a results file whose name has a space is refused in one line (before: make's
+# "No rule to make target"), before the book's tools are needed.
+mkdir -p "$tmp/r/loops" && printf 'loop,machine,seconds,commit,date\nmake test,x,abc,1234567,2026-11-24T23:44:34Z\n' >"$tmp/r/loops/times.csv"
+make --no-print-directory help RESULTS_DIR="$tmp/r" >"$log" 2>&1; rc=$?
+[ $rc -ne 0 ] && grep -q "times.csv:2: column seconds" "$log" && grep -q '^error: make help: ' "$log" \
+    && ok "make help with a broken loops/times.csv: an error naming the line (exit $rc)" \
+    || { bad "make help with a broken loops/times.csv: exit $rc"; tail -n 3 "$log"; }
+cp results/*.csv "$tmp/r/" 2>/dev/null; cp "$(ls results/*.csv | head -n 1)" "$tmp/r/my gpu.csv"
+make --no-print-directory book RESULTS_DIR="$tmp/r" BOOK_OUT="$tmp/book" >"$log" 2>&1; rc=$?
+[ $rc -eq 2 ] && grep -q "^error: $tmp/r/my gpu.csv: a results file's name has a space" "$log" && ! grep -q 'No rule' "$log" \
+    && ok "make book with a results file named with a space: refused in one line" \
+    || { bad "make book with a results file named with a space: exit $rc"; tail -n 3 "$log"; }
+rm -rf "$tmp/r" "$tmp/book"
 mkdir -p "$tmp/no-gpu"
 printf '#!/bin/sh\necho "NVIDIA-SMI has failed" >&2\nexit 9\n' >"$tmp/no-gpu/nvidia-smi"
 chmod +x "$tmp/no-gpu/nvidia-smi"
