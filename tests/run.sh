@@ -21,6 +21,9 @@ mk() { make --no-print-directory WERROR=1 "$@"; }
 # asserted: no check depends on the machine's speed).
 now() { date +%s.%N; }
 
+# TEST_SECTIONS="results book" runs only those sections (tests/exercise_test.sh runs the results
+# section in a copy of the repository): unit makefile build cli results book exercise gpu.
+want() { [ -z "${TEST_SECTIONS:-}" ] || [[ " $TEST_SECTIONS " == *" $1 "* ]]; }
 # section NAME: its heading, and the time the previous section took, for the summary line.
 sections= section_name= section_t0=
 section() {
@@ -37,12 +40,15 @@ programs=()
 for d in "${chapters[@]}"; do programs+=($(chapter_programs "$d")); done
 
 section "host unit tests"
+if want unit; then
 if tests/unit.sh >"$log" 2>&1; then :; fi
 grep -E '^(FAIL|test_)' "$log"
 read -r p f < <(tail -n 1 "$log" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p')
 if [ -n "${p:-}" ]; then pass=$((pass + p)); fail=$((fail + f)); else bad "unit tests did not run"; cat "$log"; fi
+fi # unit
 
 section "the Makefile"
+if want makefile; then
 # Chapter numbers are parsed strictly, and a target that needs a GPU, ncu or compute-sanitizer
 # says so before it builds anything (asserted by what it printed, never by how long it took). A fake nvidia-smi that finds no GPU stands in for a
 # machine without one, so this runs on every machine.
@@ -111,7 +117,9 @@ for word in ARCH NVCCFLAGS CUDA_HOME CHAPTERS ARGS WERROR chapter-NN results evi
     grep -q "$word" "$log" || missing="$missing $word"
 done
 [ -z "$missing" ] && ok "make help lists the targets and the variables" || bad "make help does not mention$missing"
+fi # makefile
 
+if want build; then
 nvcc=$(make -s --no-print-directory print-nvcc)
 if ! command -v "$nvcc" >/dev/null 2>&1; then
     bad "nvcc not found (not in CUDA_HOME, PATH or /usr/local/cuda): install the CUDA Toolkit or set CUDA_HOME; nothing was built or run"
@@ -156,8 +164,10 @@ else
             || { bad "chapter 04 with PLANT_MAX=$n does not build"; tail -n 20 "$log"; }
     done
 fi
+fi # build
 
 section "command line (no GPU needed; every bad input refused before the GPU opens)"
+if want cli; then
 # refused PATTERN ARGS...: $prog exits 2 with one line that names it ($name) and matches
 # PATTERN, and prints nothing on stdout: no work began.
 refused() {
@@ -230,8 +240,10 @@ cli_checks() { # PROG: its command line, its --help and --describe, its no-GPU m
     rm -f "$log.err"
 }
 run_each cli_checks "${programs[@]}"
+fi # cli
 
 section "results and READMEs"
+if want results; then
 # CI (CI=true) fails on a stale row. A person who changed a chapter for an exercise gets a
 # warning naming it and the command that re-measures it.
 if [ "${CI:-}" = true ]; then flag=; else flag=--warn-stale; fi
@@ -276,8 +288,10 @@ if [ -x tests/results/run.sh ]; then
     [ $rc -eq 0 ] || [ "$f" -gt 0 ] || { bad "tests/results/run.sh exit $rc"; tail -n 20 "$log"; }
     echo "tests/results: $p passed, $f failed"
 fi
+fi # results
 
 section "book"
+if want book; then
 if [ -x book/check.sh ]; then
     if command -v pandoc >/dev/null && command -v xelatex >/dev/null; then
         book/check.sh >"$log" 2>&1; rc=$?
@@ -288,8 +302,10 @@ if [ -x book/check.sh ]; then
     elif [ "${CI:-}" = true ]; then bad "pandoc/xelatex missing in CI (scripts/install-deps.sh)"
     else skipped "the book: pandoc or xelatex missing (make deps installs them)"; fi
 else skipped "the book: book/check.sh not present"; fi
+fi # book
 
 section "on the GPU"
+if want gpu; then
 if [ $gpu -eq 0 ]; then
     skipped "no GPU on this machine: chapters were built and their no-GPU path checked, not run"
 else
@@ -423,6 +439,7 @@ else
     mkdir -p build/logs && sort -rn "$times" >build/logs/gpu-item-times.tsv
     echo "slowest GPU items (s): $(head -n 6 build/logs/gpu-item-times.tsv | tr '\t\n' ' ;')"
 fi
+fi # gpu
 
 section ""
 echo "time by section: $sections"
