@@ -22,7 +22,8 @@ mk() { make --no-print-directory WERROR=1 "$@"; }
 now() { date +%s.%N; }
 
 # TEST_SECTIONS="results book" runs only those sections (tests/exercise_test.sh runs the results
-# section in a copy of the repository): unit makefile build cli results book exercise gpu.
+# section in a copy of the repository): unit makefile build cli results exercise book gpu.
+# results-model: tests/results/run.sh, inside the results section.
 want() { [ -z "${TEST_SECTIONS:-}" ] || [[ " $TEST_SECTIONS " == *" $1 "* ]]; }
 # section NAME: its heading, and the time the previous section took, for the summary line.
 sections= section_name= section_t0=
@@ -280,7 +281,7 @@ if [ ${#chapters[@]} -gt 0 ] && ls results/*.csv >/dev/null 2>&1; then
     else bad "--warn-stale on a planted change:"; cat "$log"; fi
     rm -rf "${tmp:?}"/scripts "$tmp"/chapters "$tmp"/results "$tmp"/book "$tmp"/common
 fi
-if [ -x tests/results/run.sh ]; then
+if [ -x tests/results/run.sh ] && want results-model; then
     tests/results/run.sh >"$log" 2>&1; rc=$?
     grep '^FAIL' "$log"
     p=$(grep -c '^PASS' "$log"); f=$(grep -c '^FAIL' "$log")
@@ -289,6 +290,15 @@ if [ -x tests/results/run.sh ]; then
     echo "tests/results: $p passed, $f failed"
 fi
 fi # results
+
+section "the README's exercise (an edit to chapter 20 in a copy: warnings, and failures in CI)"
+if want exercise; then
+    tests/exercise_test.sh >"$log" 2>&1; rc=$?
+    grep -E '^(PASS|FAIL|SKIP|    )' "$log"
+    p=$(grep -c '^PASS' "$log"); f=$(grep -c '^FAIL' "$log"); sk=$(grep -c '^SKIP' "$log")
+    pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + sk))
+    [ $rc -eq 0 ] || [ "$f" -gt 0 ] || { bad "tests/exercise_test.sh exit $rc"; tail -n 20 "$log"; }
+fi # exercise
 
 section "book"
 if want book; then
