@@ -92,7 +92,7 @@ help:
 	@echo "  WERROR     1: warnings are errors (make test and CI set it)"
 	@echo "  CFLAGS     gcc's flags for the host C of common/"
 	@echo "  TEST_JOBS  programs make test and make sanitize run side by side (default: one per core)"
-	@echo "how long the loops took, as timed on the machines named (results/loops/times.csv):"
+	@echo "how long the loops took, timed on the machines named, under the load shown (results/loops/times.csv):"
 	@loops=$$(python3 scripts/results.py loops --results-dir $(call sq,$(RESULTS_DIR))) || { echo "error: make help: $(RESULTS_DIR)/loops/times.csv cannot be read (the line above says why)" >&2; exit 2; }; \
 	printf '%s\n' "$$loops" | sed 's/^/  /'
 
