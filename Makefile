@@ -6,6 +6,11 @@
 # toolkit.
 CUDA_HOME ?= $(CUDA_PATH)
 comma     := ,
+# User text reaches a shell only as data: sq quotes one word for the shell ('it'\''s'), and
+# ARGS goes to the recipes through the environment.
+sq        = '$(subst ','\'',$(1))'
+sq_words  = $(foreach w,$(1),$(call sq,$w))
+export ARGS
 ifeq ($(NVCC),)
 NVCC := $(or $(wildcard $(if $(CUDA_HOME),$(CUDA_HOME)/bin/nvcc)),$(shell command -v nvcc 2>/dev/null),$(wildcard /usr/local/cuda/bin/nvcc),nvcc)
 endif
@@ -22,8 +27,8 @@ endif
 # for GPUs newer than any in the list.
 ARCH      ?= $(shell nvidia-smi -L >/dev/null 2>&1 && echo native || echo sm_90)
 ARCH_LIST := $(patsubst sm_%,%,$(patsubst compute_%,%,$(subst $(comma), ,$(ARCH))))
-ARCH_BAD  := $(if $(strip $(ARCH_LIST)),$(shell printf '%s\n' $(subst $(comma), ,$(ARCH)) | grep -Evx 'native|((sm|compute)_)?[0-9]{2,3}[af]?'),(empty))
-ARCH_NEWEST = $(shell printf '%s\n' $(ARCH_LIST) | sort -n | tail -n 1)
+ARCH_BAD  := $(if $(strip $(ARCH_LIST)),$(shell printf '%s\n' $(call sq_words,$(subst $(comma), ,$(ARCH))) | grep -Evx 'native|((sm|compute)_)?[0-9]{2,3}[af]?'),(empty))
+ARCH_NEWEST = $(shell printf '%s\n' $(call sq_words,$(ARCH_LIST)) | sort -n | tail -n 1)
 GENCODE   := $(if $(filter native,$(ARCH_LIST)),-arch=native,$(foreach a,$(ARCH_LIST),-gencode arch=compute_$(a)$(comma)code=sm_$(a)) -gencode arch=compute_$(ARCH_NEWEST)$(comma)code=compute_$(ARCH_NEWEST))
 
 NVCCFLAGS ?= -O3 -std=c++20 -lineinfo
@@ -87,21 +92,27 @@ help:
 	@echo "  WERROR     1: warnings are errors (make test and CI set it)"
 	@echo "  CFLAGS     gcc's flags for the host C of common/"
 	@echo "  TEST_JOBS  programs make test and make sanitize run side by side (default: one per core)"
-	@echo "how long the loops took, as timed on the machines named (results/loops/times.csv):"
-	@python3 scripts/results.py loops | sed 's/^/  /'
+	@echo "how long the loops took, timed on the machines named, under the load shown (results/loops/times.csv):"
+	@loops=$$(python3 scripts/results.py loops --results-dir $(call sq,$(RESULTS_DIR))) || { echo "error: make help: $(RESULTS_DIR)/loops/times.csv cannot be read (the line above says why)" >&2; exit 2; }; \
+	printf '%s\n' "$$loops" | sed 's/^/  /'
 
 # --- Fail fast: what a target needs, checked before anything is built ---------------------------
 need_gpu  = nvidia-smi -L >/dev/null 2>&1 || { echo "error: make $@ needs a CUDA GPU, and nvidia-smi sees none on this machine" >&2; exit 3; }
 need_tool = command -v $(1) >/dev/null 2>&1 || { echo "error: make $@ needs $(1) ($(2), part of the CUDA Toolkit): not found in $(or $(CUDA_BIN),PATH)" >&2; exit 2; }
 
-# The chapter folder of number N: "5" and "05" name chapter 05; anything else names none.
+# The chapter folder of number N: "5" and "05" name chapter 05; anything else names none. Only
+# digits are looked up (in make, before any shell): a "%" would be a pattern to filter.
+no_digits   = $(subst 0,,$(subst 1,,$(subst 2,,$(subst 3,,$(subst 4,,$(subst 5,,$(subst 6,,$(subst 7,,$(subst 8,,$(subst 9,,$(1)))))))))))
+only_digits = $(if $(strip $(1)),$(if $(call no_digits,$(1)),,y))
 chapter_nn  = $(patsubst chapters/%,%,$(firstword $(subst -, ,$(1))))
-chapter_dir = $(strip $(foreach d,$(CHAPTER_DIRS),$(if $(filter $(1),$(call chapter_nn,$d) $(patsubst 0%,%,$(call chapter_nn,$d))),$d)))
+chapter_dir = $(if $(and $(call only_digits,$(1)),$(filter 1,$(words $(1)))),$(strip $(foreach d,$(CHAPTER_DIRS),$(if $(filter $(1),$(call chapter_nn,$d) $(patsubst 0%,%,$(call chapter_nn,$d))),$d))))
 # The folders named by CHAPTERS (all when empty), and the numbers it gets wrong.
 SELECTED    = $(if $(CHAPTERS),$(foreach n,$(CHAPTERS),$(call chapter_dir,$n)),$(CHAPTER_DIRS))
 CHAPTER_ARGS = $(if $(CHAPTERS),$(foreach d,$(SELECTED),$(call chapter_nn,$d)))
 BAD_CHAPTERS = $(foreach n,$(CHAPTERS),$(if $(call chapter_dir,$n),,$n))
-need_chapters = $(if $(strip $(BAD_CHAPTERS)),{ echo "error: CHAPTERS: no chapter $(strip $(BAD_CHAPTERS)); chapters: $(foreach d,$(CHAPTER_DIRS),$(call chapter_nn,$d))" >&2; exit 2; })
+need_chapters = $(if $(strip $(BAD_CHAPTERS)),{ echo "error: CHAPTERS: no chapter "$(call sq,$(strip $(BAD_CHAPTERS)))"; chapters: $(CHAPTER_NNS)" >&2; exit 2; })
+CHAPTER_NNS   = $(foreach d,$(CHAPTER_DIRS),$(call chapter_nn,$d))
+no_chapter    = echo "error: there is no chapter '"$(call sq,$(1))"'; chapters: $(CHAPTER_NNS)" >&2; exit 2
 
 # --- Build --------------------------------------------------------------------------------------
 # The toolkit and flags every object was compiled with. The file changes only when they do, so
@@ -110,7 +121,7 @@ ARCH_USE    := use native, 90, sm_80, '80 86 90' or sm_80,sm_90
 FLAGS_STAMP := $(BUILD)/flags.txt
 FLAGS_TEXT  := $(NVCC) $(GENCODE) $(NVCCFLAGS) $(WARN) | $(CC) $(CFLAGS) $(CWARN) $(OPENMP)
 $(FLAGS_STAMP): FORCE
-	@$(if $(ARCH_BAD),echo "error: ARCH: '$(strip $(ARCH_BAD))' is not a GPU architecture; $(ARCH_USE)" >&2; exit 2)
+	@$(if $(ARCH_BAD),echo "error: ARCH: "$(call sq,'$(strip $(ARCH_BAD))')" is not a GPU architecture; $(ARCH_USE)" >&2; exit 2)
 	@command -v '$(NVCC)' >/dev/null 2>&1 || { echo "error: nvcc not found: put the CUDA Toolkit's bin/ on PATH or set CUDA_HOME (make help)" >&2; exit 2; }
 	@mkdir -p $(@D)
 	@echo '$(FLAGS_TEXT)' | cmp -s - $@ || echo '$(FLAGS_TEXT)' >$@
@@ -196,17 +207,17 @@ chapter- profile-:
 # Without a GPU there is nothing to time: say so before building (the folder's own target,
 # `make NN-slug`, builds without one).
 chapter-%:
-	@$(if $(call chapter_dir,$*),,echo "error: there is no chapter '$*'; chapters: $(foreach d,$(CHAPTER_DIRS),$(call chapter_nn,$d))" >&2; exit 2)
+	@$(if $(call chapter_dir,$*),,$(call no_chapter,$*))
 	@nvidia-smi -L >/dev/null 2>&1 || { echo "error: make $@ needs a CUDA GPU, and nvidia-smi sees none on this machine (make $(notdir $(call chapter_dir,$*)) only builds it)" >&2; exit 3; }
 	+@$(MAKE) --no-print-directory $(notdir $(call chapter_dir,$*))
-	@scripts/run-chapter.sh $(call chapter_dir,$*) $(ARGS)
+	@set -f; scripts/run-chapter.sh $(call chapter_dir,$*) $$ARGS
 
 profile-%:
-	@$(if $(call chapter_dir,$*),,echo "error: there is no chapter '$*'; chapters: $(foreach d,$(CHAPTER_DIRS),$(call chapter_nn,$d))" >&2; exit 2)
+	@$(if $(call chapter_dir,$*),,$(call no_chapter,$*))
 	@$(need_gpu)
 	@$(call need_tool,ncu,Nsight Compute)
 	+@$(MAKE) --no-print-directory $(notdir $(call chapter_dir,$*))
-	@scripts/profile.sh $(call chapter_dir,$*) $(ARGS)
+	@set -f; scripts/profile.sh $(call chapter_dir,$*) $$ARGS
 
 # scripts/measure.sh measures; scripts/evidence.sh records the evidence of what was measured.
 results:

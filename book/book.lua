@@ -278,12 +278,27 @@ local function results_section(c)
   header[#header + 1], header[#header + 2] = cell('Speedup'), cell('Check')
   aligns[#aligns + 1], aligns[#aligns + 2] = 'AlignRight', 'AlignLeft'
   for _, g in ipairs(c.results) do
-    local stale = {}
-    for _, r in ipairs(g.rows) do if r.stale then stale[#stale + 1] = r.variant .. ' (' .. r.source_hash .. ')' end end
-    if #stale > 0 then
-      out:extend(md_blocks(string.format('**STALE:** on %s, %s %s measured from other sources than the ones in this book ' ..
-        '(their hash is now %s). Measure again with `make results CHAPTERS=%s`.', md_escape(g.name),
-        md_escape(table.concat(stale, ', ')), #stale == 1 and 'was' or 'were', c.source_hash, c.nn)))
+    -- The stale rows, grouped by the hash they were measured from. Set ragged right: a
+    -- justified line of 12-digit hashes has few places to break and ran into the margin.
+    local stale, hashes, by_hash = 0, {}, {}
+    for _, r in ipairs(g.rows) do
+      if r.stale then
+        stale = stale + 1
+        if not by_hash[r.source_hash] then by_hash[r.source_hash] = {}; hashes[#hashes + 1] = r.source_hash end
+        table.insert(by_hash[r.source_hash], r.variant)
+      end
+    end
+    if stale > 0 then
+      local parts = {}
+      for _, h in ipairs(hashes) do
+        parts[#parts + 1] = 'the ' .. md_escape(words(by_hash[h])) .. (#by_hash[h] == 1 and ' row was' or ' rows were') ..
+          ' measured from sources hashed ' .. h
+      end
+      out:insert(pandoc.RawBlock('latex', '\\begingroup\\raggedright'))
+      out:extend(md_blocks(string.format('**STALE:** on %s, %s; this book\'s sources hash to %s. ' ..
+        'Measure again with `make results CHAPTERS=%s`.', md_escape(g.name), table.concat(parts, '; '),
+        c.source_hash, c.nn)))
+      out:insert(pandoc.RawBlock('latex', '\\par\\endgroup'))
     end
     for k, r in ipairs(g.rows) do
       local noise = fmt1(r.noise_pct)

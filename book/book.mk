@@ -9,26 +9,31 @@
 
 RESULTS_DIR ?= results
 BOOK_OUT    ?= book/out
+# A name with a space would be two words to make ("No rule to make target"): such files are left
+# out of the inputs, and the build refuses them in one line (BOOK_SPACED).
+BOOK_SPACED := $(shell cd $(call sq,$(RESULTS_DIR)) 2>/dev/null && ls -d -- *' '*.csv */*' '*.csv 2>/dev/null | head -n 1)
 BOOK_INPUTS := $(filter-out book/check% book/README.md book/html/check.py book/html/probe.js book/html/cdp.py,$(wildcard book/*.* book/html/*.*)) \
-    $(wildcard scripts/*.py scripts/*/*.py common/*.* chapters/*/*.* $(RESULTS_DIR)/*.csv $(RESULTS_DIR)/*/*.csv)
+    $(foreach f,$(wildcard scripts/*.py scripts/*/*.py common/*.* chapters/*/*.* $(RESULTS_DIR)/*.csv $(RESULTS_DIR)/*/*.csv),$(if $(wildcard $f),$f))
 BOOK_VARS    = $(RESULTS_DIR) $(shell git rev-parse HEAD 2>/dev/null; git remote get-url origin 2>/dev/null)
 
 .PHONY: book book-check
 
 book: $(BOOK_OUT)/built
+	@echo "the book: $(BOOK_OUT)/book.pdf, $(BOOK_OUT)/html/index.html (also book.html, book.epub)"
 
 # The data first (book/check.sh starts the checks that need only it beside the rest of the build).
 $(BOOK_OUT)/data.json: $(BOOK_INPUTS) $(BOOK_OUT)/vars
-	@RESULTS_DIR='$(RESULTS_DIR)' BOOK_OUT='$(BOOK_OUT)' book/build.sh --data-only
+	@$(if $(BOOK_SPACED),echo "error: "$(call sq,$(RESULTS_DIR)/$(BOOK_SPACED))": a results file's name has a space; rename it (make results names them without one)" >&2; exit 2)
+	@RESULTS_DIR=$(call sq,$(RESULTS_DIR)) BOOK_OUT=$(call sq,$(BOOK_OUT)) book/build.sh --data-only
 
 $(BOOK_OUT)/built: $(BOOK_OUT)/data.json
 	@rm -f $@
-	@RESULTS_DIR='$(RESULTS_DIR)' BOOK_OUT='$(BOOK_OUT)' book/build.sh --from-data
+	@RESULTS_DIR=$(call sq,$(RESULTS_DIR)) BOOK_OUT=$(call sq,$(BOOK_OUT)) book/build.sh --from-data
 	@touch $@
 
 $(BOOK_OUT)/vars: FORCE
 	@mkdir -p $(@D)
-	@echo '$(BOOK_VARS)' | cmp -s - $@ || echo '$(BOOK_VARS)' >$@
+	@echo $(call sq,$(BOOK_VARS)) | cmp -s - $@ || echo $(call sq,$(BOOK_VARS)) >$@
 
 book-check:
-	@RESULTS_DIR='$(RESULTS_DIR)' BOOK_OUT='$(BOOK_OUT)' book/check.sh
+	@RESULTS_DIR=$(call sq,$(RESULTS_DIR)) BOOK_OUT=$(call sq,$(BOOK_OUT)) book/check.sh

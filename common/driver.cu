@@ -467,9 +467,53 @@ static int run_config(const struct problem *p, const struct variant *v, const ch
  *     unless it says --check-only, its row appended where it says --append. Each runs inside
  *     an NVTX start/end range "batch N" (N counts the sets from 1), so that Nsight Compute's
  *     report tells which set a kernel belongs to.
- * After each set's own output comes one line "batch: exit N: OPTIONS"; a set the parser
- * refuses is exit 2 and the next one runs. Exits 0 if every set passed, else the worst
- * status. */
+ * Every set is read and parsed before the GPU is touched: the GPU opens only if some set is
+ * valid. After each set's own output comes one line "batch: exit N: OPTIONS"; a set the parser
+ * refuses is exit 2 (its error, then its line) and the others run. Where the GPU cannot open,
+ * the refused sets are still reported, then the program exits with the GPU's status (3: no
+ * GPU). Exits 0 if every set passed, else the worst status. */
+struct batch_set {
+    char line[1024];
+    char words[1024]; /* line cut into words; o's strings point into it */
+    struct options o;
+    char err[256];    /* empty: valid */
+};
+
+/* Parse one set; its err says why it is refused, empty if it is valid. */
+static void batch_parse(struct batch_set *b, const char *program, const struct cli_spec *spec,
+                        int check_only)
+{
+    char *args[64];
+    int n = 0;
+    snprintf(b->words, sizeof b->words, "%s", b->line);
+    args[n++] = (char *)program;
+    for (char *t = strtok(b->words, " \t"); t && n < 63; t = strtok(NULL, " \t"))
+        args[n++] = t;
+    args[n] = NULL;
+    b->err[0] = '\0';
+    enum cli_status st = cli_parse(n, args, spec, &b->o, b->err, sizeof b->err);
+    if (st == CLI_OK && (b->o.check_batch || b->o.batch))
+        snprintf(b->err, sizeof b->err, "a batch cannot stand in a batch");
+    else if (st == CLI_OK && b->o.append && check_only)
+        snprintf(b->err, sizeof b->err, "--append and --check-batch cannot stand in a batch");
+    else if (st == CLI_OK && b->o.append && !appendable(b->o.append))
+        snprintf(b->err, sizeof b->err, "--append '%s': %s", b->o.append, strerror(errno));
+    else if (st == CLI_OK)
+        b->err[0] = '\0';
+    else if (st != CLI_ERROR)
+        snprintf(b->err, sizeof b->err, "--help and --describe cannot stand in a batch");
+    if (st == CLI_OK && !b->err[0] && check_only)
+        b->o.check_only = 1;
+}
+
+/* A refused set's two lines: its error, then its verdict. */
+static void batch_refuse(const struct batch_set *b, const char *program)
+{
+    printf("%s: error: %s\n", program, b->err);
+    printf("batch: exit %d: %s\n", EXIT_USAGE, b->line);
+    fflush(stdout);
+}
+
 static int run_batch(const struct problem *p, const struct variant *v, const char *program,
                      const struct cli_spec *spec, const char *source_hash, const char *file)
 {
@@ -479,62 +523,71 @@ static int run_batch(const struct problem *p, const struct variant *v, const cha
         fprintf(stderr, "%s: error: --batch '%s': %s\n", program, file, strerror(errno));
         return EXIT_USAGE;
     }
-    struct gpu_info g;
-    int rc = gpu_open(&g, program);
-    if (rc) {
-        if (in != stdin)
-            fclose(in);
-        return rc;
-    }
-    char line[1024], err[256];
-    int worst = EXIT_OK, lines = 0;
+    /* Every set, read and parsed before the GPU is touched. */
+    struct batch_set *sets = NULL;
+    int nsets = 0, cap = 0, valid = 0;
+    char line[1024];
     while (fgets(line, sizeof line, in)) {
         line[strcspn(line, "\n")] = '\0';
-        char copy[sizeof line], *args[64];
-        int n = 0;
-        snprintf(copy, sizeof copy, "%s", line);
-        args[n++] = (char *)program;
-        for (char *t = strtok(copy, " \t"); t && n < 63; t = strtok(NULL, " \t"))
-            args[n++] = t;
-        args[n] = NULL;
-        if (n == 1)
+        if (line[strspn(line, " \t")] == '\0')
             continue;
-        lines++;
-        struct options o;
-        enum cli_status st = cli_parse(n, args, spec, &o, err, sizeof err);
-        if (st == CLI_OK && (o.check_batch || o.batch))
-            snprintf(err, sizeof err, "a batch cannot stand in a batch");
-        else if (st == CLI_OK && o.append && check_only)
-            snprintf(err, sizeof err, "--append and --check-batch cannot stand in a batch");
-        else if (st == CLI_OK && o.append && !appendable(o.append))
-            snprintf(err, sizeof err, "--append '%s': %s", o.append, strerror(errno));
-        else if (st == CLI_OK) {
-            if (check_only)
-                o.check_only = 1;
-            char label[32];
-            snprintf(label, sizeof label, "batch %d", lines);
-            nvtxRangeId_t range = nvtxRangeStartA(label);
-            rc = run_config(p, v, program, &o, &g, source_hash);
-            nvtxRangeEnd(range);
-            err[0] = '\0';
-        } else if (st != CLI_ERROR)
-            snprintf(err, sizeof err, "--help and --describe cannot stand in a batch");
-        if (err[0]) {
-            fprintf(stdout, "%s: error: %s\n", program, err);
-            rc = EXIT_USAGE;
+        if (nsets == cap) {
+            cap = cap ? 2 * cap : 64;
+            struct batch_set *more = (struct batch_set *)realloc(sets, cap * sizeof *sets);
+            if (!more) {
+                fprintf(stderr, "%s: error: out of host memory reading the batch\n", program);
+                free(sets);
+                if (in != stdin)
+                    fclose(in);
+                return EXIT_TOO_LARGE;
+            }
+            sets = more;
         }
-        printf("batch: exit %d: %s\n", rc, line);
-        fflush(stdout);
-        if (rc > worst)
-            worst = rc;
+        struct batch_set *b = &sets[nsets++];
+        snprintf(b->line, sizeof b->line, "%s", line);
+        batch_parse(b, program, spec, check_only);
+        valid += !b->err[0];
     }
     if (in != stdin)
         fclose(in);
-    if (!lines) {
+    if (!nsets) {
         fprintf(stderr, "%s: error: %s read no options from %s\n", program,
                 check_only ? "--check-batch" : "--batch", in == stdin ? "standard input" : file);
         return EXIT_USAGE;
     }
+
+    int worst = EXIT_OK, rc;
+    struct gpu_info g;
+    memset(&g, 0, sizeof g);
+    if (valid) {
+        rc = gpu_open(&g, program);
+        if (rc) {
+            /* No set can run; the refused ones are still reported. */
+            for (int i = 0; i < nsets; i++)
+                if (sets[i].err[0])
+                    batch_refuse(&sets[i], program);
+            free(sets);
+            return rc;
+        }
+    }
+    for (int i = 0; i < nsets; i++) {
+        struct batch_set *b = &sets[i];
+        if (b->err[0]) {
+            batch_refuse(b, program);
+            rc = EXIT_USAGE;
+        } else {
+            char label[32];
+            snprintf(label, sizeof label, "batch %d", i + 1);
+            nvtxRangeId_t range = nvtxRangeStartA(label);
+            rc = run_config(p, v, program, &b->o, &g, source_hash);
+            nvtxRangeEnd(range);
+            printf("batch: exit %d: %s\n", rc, b->line);
+            fflush(stdout);
+        }
+        if (rc > worst)
+            worst = rc;
+    }
+    free(sets);
     return worst;
 }
 

@@ -30,7 +30,7 @@
     results.py run-times                chapter number and milliseconds per program run on the
                                         reference GPUs (make results' estimate of the time left)
     results.py loops                    how long each loop took (results/loops/times.csv), for make help
-    results.py record-loop LOOP SECONDS MACHINE COMMIT
+    results.py record-loop LOOP SECONDS MACHINE COMMIT [LOAD]
                                         record one loop's time (scripts/time-loop.sh calls it)
     results.py compare [--gpu NAME]     `make compare`: every chapter, this GPU (nvidia-smi's,
                                         or NAME: a GPU name or a unique part of a results
@@ -420,16 +420,16 @@ def cmd_loops(args, results_dir):
 
 
 def cmd_record_loop(args, results_dir):
-    if len(args) != 4:
-        raise Usage("record-loop needs LOOP SECONDS MACHINE COMMIT")
-    loop, seconds, machine, commit = args
+    if len(args) not in (4, 5):
+        raise Usage("record-loop needs LOOP SECONDS MACHINE COMMIT [LOAD]")
+    loop, seconds, machine, commit, load = (args + [""])[:5]
     if loop not in loops.LOOPS:
         raise Usage(f"LOOP: one of {', '.join(repr(k) for k in loops.LOOPS)}")
     try:
         seconds = float(seconds)
     except ValueError:
         raise Usage(f"SECONDS: '{seconds}' is not a number")
-    print(f"wrote {rel(loops.record(loop, machine, seconds, commit, results_dir))}")
+    print(f"wrote {rel(loops.record(loop, machine, seconds, commit, results_dir, load))}")
     return 0
 
 

@@ -16,13 +16,15 @@ machine="${gpu:-no GPU}, $(nproc) cores"
 commit=${RESULTS_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}
 # Refuse a bad loop name before the command runs, not after.
 python3 "$here/results.py" record-loop "$loop" 1 "$machine" "$commit" --results-dir "$(mktemp -d)" >/dev/null || exit 2
+# What else was running: the 1-minute load average when the loop starts, recorded beside its time.
+load=$(awk '{ printf "%.2f", $1 }' /proc/loadavg 2>/dev/null)
 start=$(date +%s.%N)
 "$@"
 rc=$?
 seconds=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }')
 if [ $rc -eq 0 ]; then
-    python3 "$here/results.py" record-loop "$loop" "$seconds" "$machine" "$commit" || exit 1
-    echo "time-loop: $loop took $seconds s on $machine"
+    python3 "$here/results.py" record-loop "$loop" "$seconds" "$machine" "$commit" "$load" || exit 1
+    echo "time-loop: $loop took $seconds s on $machine (load $load when it started)"
 else
     echo "time-loop: $loop failed (exit $rc) after $seconds s; nothing recorded" >&2
 fi

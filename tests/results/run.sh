@@ -52,8 +52,16 @@ python3 scripts/results.py record-loop "make test" 271 "NVIDIA H100 80GB HBM3, 1
 if python3 scripts/results.py loops --results-dir "$d" | grep -q '^`make test`.*: 4 min 31 s on NVIDIA H100 80GB HBM3, 16 cores'; then
     echo "PASS: a recorded loop time is shown by results.py loops (make help)"
 else echo "FAIL: a recorded loop time is not shown"; fail=1; fi
+# A stated time says under what load it was taken: the load recorded beside it, or that none was.
+python3 scripts/results.py record-loop "make book" 60 "no GPU, 2 cores" abc1234 1.75 --results-dir "$d" >/dev/null
+out=$(python3 scripts/results.py loops --results-dir "$d")
+if grep -q '^`make book`.*: 60 s on no GPU, 2 cores, load 1.75 when it started' <<<"$out" \
+    && grep -q '^`make test`.*16 cores, its load not recorded' <<<"$out"; then
+    echo "PASS: a loop time says under what load it was taken (or that the load was not recorded)"
+else echo "FAIL: loop times without their load: $out"; fail=1; fi
+sed -i '/^make book,/d' "$d/loops/times.csv"
 cp "$d/loops/times.csv" "$d/good.csv"
-for plant in 's/,271,/,1e300,/|column seconds' 's/,271,/,-3,/|column seconds' 's/Z$//|column date' \
+for plant in 's/,,271,/,abc,271,/|column load' 's/,271,/,1e300,/|column seconds' 's/,271,/,-3,/|column seconds' 's/Z$//|column date' \
              's/^make test,/make tests,/|column loop' 's/,abc1234,/,x;rm,/|column commit'; do
     sed "2${plant%%|*}" "$d/good.csv" >"$d/loops/times.csv"
     out=$(python3 scripts/results.py loops --results-dir "$d" 2>&1); rc=$?
