@@ -473,11 +473,15 @@ else
     }
     # One compute-sanitizer tool on one program at the small size, which is odd for every chapter
     # (no multiple of 32 or of the block size), so every tail and boundary path runs under it.
-    sanitizer_check() { # TOOL:PROG
-        local tool=${1%%:*} prog=${1#*:}
+    # TOOL:PROG@OPTIONS runs it at a knob setting the tests check (a sweep or a test option), so
+    # code that only a knob reaches (a pool strategy, a gather kernel) is sanitized too.
+    sanitizer_check() { # TOOL:PROG or TOOL:PROG@OPTIONS
+        local tool=${1%%:*} spec=${1#*:} prog opts=()
+        prog=${spec%%@*}
+        [ "$prog" = "$spec" ] || read -r -a opts <<<"${spec#*@}"
         [ -x "$prog" ] || return 0
-        sanitize "$tool" "$prog" --check-only --size small && ok "$tool $prog" \
-            || { bad "$tool $prog"; grep -E 'Race|Barrier|Uninitialized|Invalid|ERROR|error' "$log" | head -n 10; }
+        sanitize "$tool" "$prog" "${opts[@]}" --check-only --size small && ok "$tool $prog ${opts[*]}" \
+            || { bad "$tool $prog ${opts[*]}"; grep -E 'Race|Barrier|Uninitialized|Invalid|ERROR|error' "$log" | head -n 10; }
     }
     # Each program's checks, then its four sanitizer runs, as separate items, so that the slow
     # ones (racecheck of a shared-memory kernel) spread over the cores instead of queueing
@@ -487,6 +491,10 @@ else
     for prog in "${gpu_programs[@]}"; do
         items+=("check:$prog")
         [ -z "$sanitizer" ] || for tool in memcheck racecheck initcheck synccheck; do items+=("$tool:$prog"); done
+        # memcheck (with stream-ordered tracking) and racecheck at every other knob setting.
+        [ -z "$sanitizer" ] || while IFS= read -r o; do
+            [ -n "$o" ] && items+=("memcheck:$prog@$o" "racecheck:$prog@$o")
+        done < <("$prog" --describe | sed -n 's/^\(sweep\|test\)=//p')
     done
     # The sanitizer runs are the long items: they start first, so that none is left to run alone
     # at the end; the slowest items are named, with their times, for whoever speeds this up next.
