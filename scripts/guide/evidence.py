@@ -45,6 +45,7 @@ COMPARE = {ast.GtE: lambda a, b: a >= b, ast.LtE: lambda a, b: a <= b,
 HELD, MISSED, NOT_RECORDED, UNDEFINED, NOT_MEASURED, REFUSED = (
     "held", "missed", "not recorded", "undefined", "not measured", "refused")
 MECHANISM, OBSERVATION = "mechanism", "observation"
+LOWEST_SPEEDUP, WIDEST_RANGE = 0.01, 4.0   # [prediction] speedup: a range that can miss
 PART_NOISE = 1.03        # a part may read up to 3% above its whole (the timing noise) and no more
 
 
@@ -129,7 +130,19 @@ def check_metrics(rows, chapters, specs):
     groups = {}
     for r in rows:
         c = chapters[int(r["chapter"])]
-        if r["source_hash"] != c.hash or r["tool"] == "host":
+        if specs.get(c.number) is None:
+            raise ResultsError(f"{r['_file']}:{r['_line']}: chapter {c.nn} has recorded evidence "
+                               f"but no {rel(c.dir)}/evidence.toml (deleted?): its prediction, "
+                               "claims and [record] are read from there")
+        if r["source_hash"] != c.hash:
+            continue
+        size = specs[c.number]["record"]["size"] or c.problem()["default_size"]
+        if int(r["size"]) != size:
+            raise ResultsError(f"{r['_file']}:{r['_line']}: column size = '{r['size']}': chapter "
+                               f"{c.nn}'s evidence is recorded at size {size} ([record] size of "
+                               f"{specs[c.number]['path']}, or problem.cu's default); re-run "
+                               f"`make evidence CHAPTERS={c.nn}` on a GPU")
+        if r["tool"] == "host":
             continue
         allowed, required, source = declared_metrics(c, specs.get(c.number))[r["tool"]]
         if r["metric"] not in allowed:
@@ -146,9 +159,33 @@ def check_metrics(rows, chapters, specs):
 
 # ---- expressions ------------------------------------------------------------------------
 
+# Bounds on an expression, checked before Python's parser sees it: a claim is a line of
+# arithmetic, and past these the parser itself fails (RecursionError, MemoryError) or a
+# constant is no float (OverflowError). The longest claim today is under 200 characters.
+MOST_CHARS, MOST_DEPTH, MOST_UNARY, MOST_DIGITS = 500, 10, 4, 30
+
+
+def _bounded(text, what):
+    """ResultsError where text is past the bounds an expression is held to."""
+    if len(text) > MOST_CHARS:
+        raise ResultsError(f"{what}: an expression of {len(text)} characters (at most "
+                           f"{MOST_CHARS})")
+    depth = 0
+    for ch in text:
+        depth += (ch == "(") - (ch == ")")
+        if depth > MOST_DEPTH:
+            raise ResultsError(f"{what}: parentheses nested deeper than {MOST_DEPTH}")
+    if re.search(r"[-+~](?:\s*[-+~]){%d}" % MOST_UNARY, text):
+        raise ResultsError(f"{what}: more than {MOST_UNARY} signs in a row")
+    m = re.search(r"\d{%d,}" % (MOST_DIGITS + 1), text)
+    if m:
+        raise ResultsError(f"{what}: a number of {len(m.group())} digits (at most {MOST_DIGITS})")
+
+
 def _parse(text, refs, allowed, what):
     """Replace each reference by a placeholder name, parse, and allow only `allowed` nodes.
     Returns (tree, names) where names maps placeholder -> the reference's match groups."""
+    _bounded(text, what)
     names = {}
 
     def sub(m):
@@ -168,6 +205,8 @@ def _parse(text, refs, allowed, what):
             raise ResultsError(f"{what}: '{text}': unknown name '{node.id}'")
         if isinstance(node, ast.Constant) and type(node.value) not in (int, float):
             raise ResultsError(f"{what}: '{text}': only numbers are allowed as constants")
+        if isinstance(node, ast.Constant) and not math.isfinite(float(node.value)):
+            raise ResultsError(f"{what}: '{text}': a constant that is not a finite number")
     return tree, names
 
 
@@ -314,10 +353,14 @@ def read_spec(chapter):
     if not isinstance(p, dict):
         raise ResultsError(f"{name}: [prediction] is missing: the expected speedup, and why")
     s = p.get("speedup")
+    # A range that cannot miss is no prediction: bool is an int to Python, inf and 1e-300 are
+    # floats, [1, inf] holds for every program that is not slower.
     if not (isinstance(s, list) and len(s) == 2 and
-            all(isinstance(x, (int, float)) and x > 0 for x in s) and s[0] <= s[1]):
-        raise ResultsError(f"{at('prediction', 'speedup')}: [prediction] speedup must be "
-                           "[LOW, HIGH], 0 < LOW <= HIGH")
+            all(type(x) in (int, float) and math.isfinite(x) for x in s) and
+            LOWEST_SPEEDUP <= s[0] <= s[1] <= WIDEST_RANGE * s[0]):
+        raise ResultsError(f"{at('prediction', 'speedup')}: [prediction] speedup = {s!r}: must "
+                           f"be [LOW, HIGH], finite numbers, {LOWEST_SPEEDUP:g} <= LOW <= HIGH "
+                           f"<= {WIDEST_RANGE:g} x LOW")
     if not isinstance(p.get("because"), str) or not p["because"].strip():
         raise ResultsError(f"{at('prediction', 'because')}: [prediction] needs 'because', "
                            "the reason in a sentence")
@@ -568,7 +611,9 @@ def claim_kind(data, number, claim):
     h = history.history()
     if not h.available:
         # No history here (a shallow clone, a tarball): the kind recorded where there was one.
-        kept = history.recorded_kinds(data.results_dir).get((number, claim.get("id"), history.key_id(claim["_key"])))
+        if not hasattr(data, "kinds"):
+            data.kinds = history.recorded_kinds(data.results_dir, data.chapters)
+        kept = data.kinds.get((number, claim.get("id"), history.key_id(claim["_key"])))
         if kept:
             claim["_kind"] = dict(kept, why=f"as results/{history.KINDS_FILE} records it ({h.why})")
             return claim["_kind"]

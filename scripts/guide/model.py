@@ -285,11 +285,7 @@ class Chapter:
 def read_toc():
     """book/chapters.tsv joined with chapters/NN-slug/ (those with a problem.cu)."""
     path = os.path.join(ROOT, "book", "chapters.tsv")
-    try:
-        with open(path) as f:
-            lines = f.read().split("\n")
-    except OSError as e:
-        raise ResultsError(f"{rel(path)}: {e.strerror}")
+    lines = read_text(path, data_file=False).split("\n")
     toc = []
     for i, line in enumerate(lines, start=1):
         if not line or line.startswith("#"):
