@@ -122,12 +122,12 @@ def cmd_merge_evidence(args, results_dir):
         raise Usage("--chapters: chapter numbers separated by commas")
     chapters = {c.number: c for c in read_toc() if c.dir}
     new = ev.read_evidence(rest[0], chapters, named=False)
-    ev.check_metrics(new, chapters, {n: ev.read_spec(chapters[n]) for n in numbers
-                                     if n in chapters})
     for r in new:
         if r["gpu"] != gpu or int(r["chapter"]) not in numbers or r["tool"] not in tools:
             raise ResultsError(f"{r['_file']}:{r['_line']}: a row of {r['gpu']}, chapter "
                                f"{r['chapter']}, tool {r['tool']} was not to be merged")
+    ev.check_metrics(new, chapters, {n: ev.read_spec(chapters[n]) for n in numbers
+                                     if n in chapters})
     folder = os.path.join(results_dir or os.path.join(ROOT, "results"), "evidence")
     path = os.path.join(folder, gpu_slug(gpu) + ".csv")
     old = ev.read_evidence(path, chapters) if os.path.exists(path) else []

@@ -138,10 +138,10 @@ def check_metrics(rows, chapters, specs):
             continue
         size = specs[c.number]["record"]["size"] or c.problem()["default_size"]
         if int(r["size"]) != size:
-            raise ResultsError(f"{r['_file']}:{r['_line']}: column size = '{r['size']}': chapter "
-                               f"{c.nn}'s evidence is recorded at size {size} ([record] size of "
-                               f"{specs[c.number]['path']}, or problem.cu's default); re-run "
-                               f"`make evidence CHAPTERS={c.nn}` on a GPU")
+            raise ResultsError(f"{r['_file']}:{r['_line']}: column size = '{r['size']}': the "
+                               f"[record] size in {specs[c.number]['path']} is {size} (without "
+                               "one, problem.cu's default): the evidence describes another run; "
+                               f"re-run `make evidence CHAPTERS={c.nn}` on a GPU")
         if r["tool"] == "host":
             continue
         allowed, required, source = declared_metrics(c, specs.get(c.number))[r["tool"]]

@@ -94,6 +94,16 @@ def read_text(path, data_file=True):
     return text
 
 
+MD_ACTIVE = re.compile(r"([\\`*\[\]<>&|])")
+
+
+def md_text(text):
+    """Data text (a GPU name, a unit, a timing method) as literal markdown: a character that
+    would start markup, end a table cell or open raw HTML (<script>, &amp;) is escaped. Every
+    such text of a README, and so of the book, goes through here."""
+    return MD_ACTIVE.sub(r"\\\1", text)
+
+
 def gpu_slug(name):
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
 

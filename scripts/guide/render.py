@@ -12,7 +12,7 @@ import re
 from . import compare
 from . import loops
 from . import evidence as ev
-from .model import ROOT, ResultsError, VARIANTS, read_text, rel
+from .model import ROOT, ResultsError, VARIANTS, md_text, read_text, rel
 
 
 def fnum(text, fmt):
@@ -92,16 +92,6 @@ def text_table(rows):
                     for i, w in enumerate(widths))
     return "\n".join([fmt.format(*cols), "  ".join("-" * w for w in widths)] +
                      [fmt.format(*l) for l in lines])
-
-
-MD_ACTIVE = re.compile(r"([\\`*\[\]<>&|])")
-
-
-def md_text(text):
-    """Data text (a GPU name, a unit, a timing method) as literal markdown: a character that
-    would start markup, a table cell's end or raw HTML (<script>, &amp;) is escaped. Every such
-    text of a README or the book goes through here."""
-    return MD_ACTIVE.sub(r"\\\1", text)
 
 
 def cell(text):

@@ -312,6 +312,9 @@ def main():
                                  "its copy roof, above 103%"), ("102.0", 0, "0 problem(s)")):
             rows = [list(r) for r in t.rows]
             rows[0][t.header.index("pct_roof")] = pct
+            # The rate that makes it so (pct_roof is rate / roof, within rounding).
+            roof = float(rows[0][t.header.index("roof")])
+            rows[0][t.header.index("rate")] = f"{roof * float(pct) / 100:.1f}"
             t.write_results(rows=rows)
             expect(t, f"PLANT a row at {pct}% of its roof: `stale` exits {rc}", ["stale"], rc, needle)
     sys.path.insert(0, os.path.join(REPO, "scripts"))
