@@ -158,7 +158,8 @@ def sweep_block(data, c):
             lines.append(cells + [vs])
         stale = any(r["source_hash"] != c.hash for r in rows)
         note = " **Stale: the sources changed after this measurement.**" if stale else ""
-        parts.append(f"Other configurations on {md_text(rows[0]['gpu'])}, measured {rows[0]['date'][:10]}."
+        parts.append(f"Other configurations on {md_text(rows[0]['gpu'])}, "
+                     f"measured {rows[0]['date'][:10]}."
                      f"{note}\n\n" + markdown_table(cols, lines, left=2))
     if not parts:
         return "Not measured yet: run `make results` on a GPU."
@@ -226,7 +227,8 @@ def evidence_block(data, c):
         if rows:
             r = rows[0]
             stale = any(x["source_hash"] != c.hash for x in rows)
-            head += (f" ({md_text(r['arch'])}), recorded at size {r['size']} on {r['date'][:10]} at "
+            head += (f" ({md_text(r['arch'])}), recorded at size {r['size']} on "
+                     f"{r['date'][:10]} at "
                      f"commit {r['commit']}.")
             if stale:
                 head += " **Stale: the sources changed after this recording; run `make evidence`.**"

@@ -53,7 +53,8 @@ class Tree:
         person has edited in the real tree."""
         hashes = {}
         for d in os.listdir(self.path("chapters")):
-            if re.fullmatch(r"\d\d-.*", d) and os.path.isfile(self.path(f"chapters/{d}/problem.cu")):
+            if re.fullmatch(r"\d\d-.*", d) and \
+                    os.path.isfile(self.path(f"chapters/{d}/problem.cu")):
                 p = subprocess.run([sys.executable, self.path("scripts/results.py"), "hash",
                                     self.path(f"chapters/{d}")], capture_output=True, text=True)
                 hashes[str(int(d[:2]))] = p.stdout.strip()

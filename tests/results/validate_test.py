@@ -13,12 +13,14 @@ Prints one PASS: or FAIL: line per assertion (echoed output indented); exits 1 i
 import json
 import os
 import re
+import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import baddata_test as bd                                          # noqa: E402
-from baddata_test import H200, SWEEPS, EVIDENCE, TOML, Tree, expect, planted, set_field  # noqa: E402
+from baddata_test import (H200, SWEEPS, EVIDENCE, TOML, Tree, expect, planted,  # noqa: E402
+                          set_field)
 
 README20 = "chapters/20-matrix-transpose/README.md"
 KINDS = "results/claims/kinds.csv"
@@ -45,7 +47,8 @@ def refused(t, name, args, needle):
     code, out, err = t.run(*args)
     text = out + err
     bd.check(f"{' '.join(args)}: {name}", code == 1 and needle in text and "Traceback" not in text
-             and (readmes(t), t.snapshot()) == before, f"exit {code}; output: {text.strip()[-600:]}")
+             and (readmes(t), t.snapshot()) == before,
+             f"exit {code}; output: {text.strip()[-600:]}")
 
 
 def rows(t):
@@ -124,7 +127,8 @@ def escaped(t):
     md = "\n".join(b["markdown"] for c in (json.loads(out)["chapters"] if code == 0 else [])
                    for b in c["blocks"])
     bd.check("book-json: PLANT '<|>&' in a GPU name: the markdown it hands the book is escaped",
-             code == 0 and "H200 \\<\\|\\>\\&" in md and "H200 <" not in md, f"exit {code}: {err[-300:]}")
+             code == 0 and "H200 \\<\\|\\>\\&" in md and "H200 <" not in md,
+             f"exit {code}: {err[-300:]}")
     for rel, text in olds.items():
         t.write(rel, text)
     t.run("readme")                                      # the copy's READMEs as they were
@@ -195,7 +199,8 @@ def kinds(t):
             ("a wrong header", lambda s: s.replace("chapter,claim", "chapter,claims", 1),
              f"{KINDS}:1: wrong header"),
             ("a non-UTF-8 byte", lambda s: s.encode() + b"\xff", f"{KINDS}:"),
-            ("a row of two fields", lambda s: s + "20,x\n", f"{KINDS}:{s_lines(text) + 1}: 2 fields"),
+            ("a row of two fields", lambda s: s + "20,x\n",
+             f"{KINDS}:{s_lines(text) + 1}: 2 fields"),
             ("an unknown chapter", lambda s: s.replace("\n1,", "\n99,", 1),
              f"{KINDS}:2: column chapter = '99'"),
             ("an unknown kind", lambda s: s.replace(",mechanism,", ",guess,", 1),
@@ -208,12 +213,23 @@ def s_lines(text):
     return len(text.rstrip("\n").split("\n"))
 
 
+def guard(t):
+    """A fault the model does not know yet still ends in one line, never a traceback."""
+    code = ("import sys; sys.path.insert(0, 'scripts'); import results; "
+            "results.COMMANDS['stale'] = lambda a, d: 1 / 0; sys.exit(results.main(['stale']))")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=t.root)
+    bd.check("stale: PLANT an exception no check foresaw: one line, exit 1, no traceback",
+             p.returncode == 1 and "Traceback" not in p.stderr and
+             p.stderr.strip().count("\n") == 0 and "unexpected ZeroDivisionError" in p.stderr,
+             f"exit {p.returncode}: {p.stderr[-300:]}")
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         t = Tree(os.path.join(tmp, "tree"))
         bd.COLUMNS = t.read(H200).decode().split("\n")[0].split(",")
         expect(t, "the copy passes", ["stale"], "0 problem(s)", rc=0, one_line=False)
-        for plant in (rows, escaped, markers, specs, kinds):
+        for plant in (rows, escaped, markers, specs, kinds, guard):
             plant(t)
         expect(t, "the copy is as it was", ["stale"], "0 problem(s)", rc=0, one_line=False)
         code, out, err = t.run("readme", "--check")
