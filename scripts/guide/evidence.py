@@ -13,11 +13,13 @@ import re
 import tomllib
 
 from . import history
-from .model import ResultsError, VARIANTS, check_gpu, check_identity, gpu_slug, read_text, rel
+from .model import (ResultsError, VARIANTS, check_gpu, check_identity, gpu_slug, knob_fault,
+                    read_text, rel)
 
 COLUMNS = ("chapter,slug,variant,options,gpu,cc,arch,size,tool,metric,value,unit,"
            "source_hash,commit,date").split(",")
 TOOLS = ["ncu", "ptxas", "sass", "host"]
+UNIT = re.compile(r"[A-Za-z0-9%/_.-]{0,24}")   # byte, %, GB/s, register/thread, per_diff
 # Recorded for every chapter that profiles its kernels, beside its own metrics (scripts/evidence.sh
 # asks `evidence_parse.py context` for them): what the book's roofline needs, FP32 flops (thread
 # instructions; an FMA is 2 flops) and the bytes DRAM moved.
@@ -93,6 +95,8 @@ def read_evidence(path, chapters, named=True):
             bad("value", "not a finite number")
         if value < 0 and row["tool"] != "host":       # counts, bytes, times, percentages
             bad("value", f"negative: a {row['tool']} value is a count or an amount")
+        if not UNIT.fullmatch(row["unit"]):
+            bad("unit", "not a unit (up to 24 letters, digits and % / _ . -)")
         row["options"] = norm_options(row["options"])
         key = (int(row["chapter"]), row["variant"], row["options"], row["tool"], row["metric"])
         if key in seen:
@@ -122,6 +126,23 @@ def declared_metrics(chapter, spec):
             "ptxas": (set(PTXAS_METRICS), PTXAS_METRICS, "the ptxas facts")}
 
 
+def options_fault(c, options):
+    """Why a program's options ('--knob value ...', normalized) are not a configuration of
+    chapter c (a knob it lacks, a value its rule forbids), or None."""
+    words, rules = options.split(), c.problem()["rules"]
+    if len(words) % 2:
+        return "expected --knob value pairs"
+    for k, v in zip(words[::2], words[1::2]):
+        if k[2:] not in rules:
+            return f"'{k}' is not a knob of chapter {c.nn}"
+        if not re.fullmatch(r"-?\d{1,19}", v):
+            return f"{k} {v}: not an integer"
+        fault = knob_fault(rules[k[2:]], int(v))
+        if fault:
+            return f"{k} {v} is {fault}"
+    return None
+
+
 def check_metrics(rows, chapters, specs):
     """A renamed metric is refused here, not found missing by a claim later (or never, where
     no claim names it): every current row names a metric its chapter declares, and a program
@@ -142,6 +163,10 @@ def check_metrics(rows, chapters, specs):
                                f"[record] size in {specs[c.number]['path']} is {size} (without "
                                "one, problem.cu's default): the evidence describes another run; "
                                f"re-run `make evidence CHAPTERS={c.nn}` on a GPU")
+        why = options_fault(c, r["options"])
+        if why:
+            raise ResultsError(f"{r['_file']}:{r['_line']}: column options = '{r['options']}': "
+                               f"{why} (see {rel(c.dir)}/problem.cu)")
         if r["tool"] == "host":
             continue
         allowed, required, source = declared_metrics(c, specs.get(c.number))[r["tool"]]
