@@ -39,7 +39,7 @@ holds = "naive >= 6 * optimized"
 id = "registers"
 says = "the configuration keeps its registers"
 value = "ptxas:registers"
-holds = "optimized[--tile  64] <= optimized + 8"
+holds = "optimized[--rows  16] <= optimized + 8"
 symmetric = "a bound on the difference, which holds both ways"
 
 [[claim]]
@@ -95,7 +95,7 @@ class Tree:
             ("optimized", "", "ncu", "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "4000"),
             ("optimized", "", "ncu", "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", "1000"),
             ("optimized", "", "ptxas", "registers", "30"),
-            ("optimized", "--tile 64", "ptxas", "registers", "32"),
+            ("optimized", "--rows 16", "ptxas", "registers", "32"),
         ]
         self.write_evidence()
 
