@@ -110,8 +110,8 @@ def context_line(rows):
     r = rows[0]
     clock = f", SM clock {r['sm_clock_mhz']} MHz" if r["sm_clock_mhz"] else ""
     knobs = f", {r['knobs'].replace(';', ', ')}" if r["knobs"] else ""
-    return (f"{md_text(r['gpu'])} (cc {r['cc']}, {r['sms']} SMs{clock}, CUDA driver {r['driver']}, "
-            f"runtime {r['cuda']}); size {r['size']}{knobs}; {md_text(r['method'])}; "
+    return (f"{md_text(r['gpu'])} (cc {r['cc']}, {r['sms']} SMs{clock}, CUDA driver "
+            f"{r['driver']}, runtime {r['cuda']}); size {r['size']}{knobs}; {md_text(r['method'])}; "
             f"measured {r['date'][:10]} at commit {r['commit']}")
 
 
