@@ -127,12 +127,12 @@ def cmd_merge_evidence(args, results_dir):
         raise Usage("--chapters: chapter numbers separated by commas")
     chapters = {c.number: c for c in read_toc() if c.dir}
     new = ev.read_evidence(rest[0], chapters, named=False)
-    ev.check_metrics(new, chapters, {n: ev.read_spec(chapters[n]) for n in numbers
-                                     if n in chapters})
     for r in new:
         if r["gpu"] != gpu or int(r["chapter"]) not in numbers or r["tool"] not in tools:
             raise ResultsError(f"{r['_file']}:{r['_line']}: a row of {r['gpu']}, chapter "
                                f"{r['chapter']}, tool {r['tool']} was not to be merged")
+    ev.check_metrics(new, chapters, {n: ev.read_spec(chapters[n]) for n in numbers
+                                     if n in chapters})
     folder = os.path.join(results_dir or os.path.join(ROOT, "results"), "evidence")
     path = os.path.join(folder, gpu_slug(gpu) + ".csv")
     old = ev.read_evidence(path, chapters) if os.path.exists(path) else []
@@ -291,6 +291,8 @@ def claim_kinds_file(data, check):
 
 
 def cmd_readme(args, results_dir):
+    """Every README is rendered before any is written: a fault in one (a lost end marker, a
+    value the data cannot give) leaves them all as they were."""
     check = "--check" in args
     names = [a for a in args if a != "--check"]
     data = Data(results_dir)
@@ -302,7 +304,7 @@ def cmd_readme(args, results_dir):
             raise Usage(f"{n} is not a chapter folder")
         chapters.append(c)
     chapters = chapters or sorted(data.chapters.values(), key=lambda c: c.number)
-    bad = 0
+    bad, writes = 0, []
     jobs = [(os.path.join(ROOT, "README.md"), None)] + [(c.readme or os.path.join(c.dir, "README.md"), c)
                                                         for c in chapters]
     for path, c in jobs:
@@ -330,9 +332,14 @@ def cmd_readme(args, results_dir):
                 print(f"FAIL: {rel(path)} is out of date; run `make readme`")
             bad += 1
         else:
-            with open(path, "w") as f:
-                f.write(new)
-            print(f"updated {rel(path)}")
+            writes.append((path, new))
+    if bad and not check:
+        print(f"no README written: {bad} problem(s) above")
+        return 1
+    for path, new in writes:
+        with open(path, "w") as f:
+            f.write(new)
+        print(f"updated {rel(path)}")
     bad += claim_kinds_file(data, check)
     return 1 if bad else 0
 
@@ -464,6 +471,12 @@ def main(argv):
         return 2
     except ResultsError as e:
         print(f"error: {e}", file=sys.stderr)
+        return 1
+    except (Exception, RecursionError, MemoryError) as e:
+        # A fault the model does not know yet: still one line, naming the command, never a
+        # traceback (its cause is a bug of the model, to be fixed where the data is read).
+        print(f"error: results.py {argv[0]}: unexpected {type(e).__name__}: {e}; this is a "
+              "bug of scripts/guide/: please report it with the command", file=sys.stderr)
         return 1
 
 

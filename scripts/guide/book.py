@@ -85,7 +85,7 @@ import re
 
 from . import evidence as ev
 from . import render
-from .model import ROOT, ResultsError, VARIANTS, number, rel
+from .model import ROOT, ResultsError, VARIANTS, number, read_text, rel
 
 
 def num(text):
@@ -319,8 +319,7 @@ def chapter_doc(data, c):
     if not c.dir:
         return doc
     if c.readme:
-        with open(c.readme) as f:
-            text = f.read()
+        text = read_text(c.readme, data_file=False)
         for kind, args, md in render.blocks(data, c, text):
             b = {"kind": kind, "args": args, "markdown": md}
             if kind == "listing":
@@ -539,11 +538,7 @@ def guidelines(toc):
     """book/guideline-index.tsv: id, guide, shown_in, see, recommendation, why."""
     path = os.path.join(ROOT, "book", "guideline-index.tsv")
     by_nn = {c.nn: c for c in toc}
-    try:
-        with open(path) as f:
-            lines = f.read().split("\n")
-    except OSError as e:
-        raise ResultsError(f"{rel(path)}: {e.strerror}")
+    lines = read_text(path, data_file=False).split("\n")
     rows, cited = [], set()
     for n, line in enumerate(lines, start=1):
         if not line or line.startswith("#"):

@@ -11,7 +11,7 @@ import subprocess
 
 from . import evidence as ev
 from . import loops
-from .model import ResultsError, gpu_slug, rel
+from .model import ResultsError, gpu_slug, md_text, rel
 
 OUTLIER = 1.25           # local / reference speedup outside [1/OUTLIER, OUTLIER] is marked
 SESSION_GAP_S = 300      # rows recorded further apart than this belong to different runs
@@ -211,14 +211,14 @@ def runtime_block(data):
         plural = "s" * (chapters != 1)
         loop = timed_loop.get(rows[0]["gpu"])
         if loop:
-            lines.append(f"- {rows[0]['gpu']}: `make results` took {loops.duration(loop['seconds'])}, "
+            lines.append(f"- {md_text(rows[0]['gpu'])}: `make results` took {loops.duration(loop['seconds'])}, "
                          f"measuring and then the evidence (timed at commit {loop['commit']}); the "
                          f"results hold {chapters} chapter{plural} ({len(every)} programs and "
                          f"configurations), whose timed samples themselves are {timed:.0f} s.")
             continue
         took = run_seconds(every)
         took = f"{took / 60:.0f} minutes" if took >= 120 else f"{took:.0f} s"
-        lines.append(f"- {rows[0]['gpu']}: about {took} to measure {chapters} chapter{plural} "
+        lines.append(f"- {md_text(rows[0]['gpu'])}: about {took} to measure {chapters} chapter{plural} "
                      f"({len(every)} programs and configurations), of which the timed samples "
                      f"themselves are {timed:.0f} s; the rest is inputs, the CPU reference, "
                      "verification, warm-up and the L2 flush before each sample.")

@@ -13,11 +13,13 @@ import re
 import tomllib
 
 from . import history
-from .model import ResultsError, VARIANTS, check_gpu, check_identity, gpu_slug, read_text, rel
+from .model import (ResultsError, VARIANTS, check_gpu, check_identity, gpu_slug, knob_fault,
+                    read_text, rel)
 
 COLUMNS = ("chapter,slug,variant,options,gpu,cc,arch,size,tool,metric,value,unit,"
            "source_hash,commit,date").split(",")
 TOOLS = ["ncu", "ptxas", "sass", "host"]
+UNIT = re.compile(r"[A-Za-z0-9%/_.-]{0,24}")   # byte, %, GB/s, register/thread, per_diff
 # Recorded for every chapter that profiles its kernels, beside its own metrics (scripts/evidence.sh
 # asks `evidence_parse.py context` for them): what the book's roofline needs, FP32 flops (thread
 # instructions; an FMA is 2 flops) and the bytes DRAM moved.
@@ -47,6 +49,7 @@ COMPARE = {ast.GtE: lambda a, b: a >= b, ast.LtE: lambda a, b: a <= b,
 HELD, MISSED, NOT_RECORDED, UNDEFINED, NOT_MEASURED, REFUSED = (
     "held", "missed", "not recorded", "undefined", "not measured", "refused")
 MECHANISM, OBSERVATION = "mechanism", "observation"
+LOWEST_SPEEDUP, WIDEST_RANGE = 0.01, 4.0   # [prediction] speedup: a range that can miss
 PART_NOISE = 1.03        # a part may read up to 3% above its whole (the timing noise) and no more
 
 
@@ -94,6 +97,8 @@ def read_evidence(path, chapters, named=True):
             bad("value", "not a finite number")
         if value < 0 and row["tool"] != "host":       # counts, bytes, times, percentages
             bad("value", f"negative: a {row['tool']} value is a count or an amount")
+        if not UNIT.fullmatch(row["unit"]):
+            bad("unit", "not a unit (up to 24 letters, digits and % / _ . -)")
         row["options"] = norm_options(row["options"])
         key = (int(row["chapter"]), row["variant"], row["options"], row["tool"], row["metric"])
         if key in seen:
@@ -123,6 +128,23 @@ def declared_metrics(chapter, spec):
             "ptxas": (set(PTXAS_METRICS), PTXAS_METRICS, "the ptxas facts")}
 
 
+def options_fault(c, options):
+    """Why a program's options ('--knob value ...', normalized) are not a configuration of
+    chapter c (a knob it lacks, a value its rule forbids), or None."""
+    words, rules = options.split(), c.problem()["rules"]
+    if len(words) % 2:
+        return "expected --knob value pairs"
+    for k, v in zip(words[::2], words[1::2]):
+        if k[2:] not in rules:
+            return f"'{k}' is not a knob of chapter {c.nn}"
+        if not re.fullmatch(r"-?\d{1,19}", v):
+            return f"{k} {v}: not an integer"
+        fault = knob_fault(rules[k[2:]], int(v))
+        if fault:
+            return f"{k} {v} is {fault}"
+    return None
+
+
 def check_metrics(rows, chapters, specs):
     """A renamed metric is refused here, not found missing by a claim later (or never, where
     no claim names it): every current row names a metric its chapter declares, and a program
@@ -131,7 +153,23 @@ def check_metrics(rows, chapters, specs):
     groups = {}
     for r in rows:
         c = chapters[int(r["chapter"])]
-        if r["source_hash"] != c.hash or r["tool"] == "host":
+        if specs.get(c.number) is None:
+            raise ResultsError(f"{r['_file']}:{r['_line']}: chapter {c.nn} has recorded evidence "
+                               f"but no {rel(c.dir)}/evidence.toml (deleted?): its prediction, "
+                               "claims and [record] are read from there")
+        if r["source_hash"] != c.hash:
+            continue
+        size = specs[c.number]["record"]["size"] or c.problem()["default_size"]
+        if int(r["size"]) != size:
+            raise ResultsError(f"{r['_file']}:{r['_line']}: column size = '{r['size']}': the "
+                               f"[record] size in {specs[c.number]['path']} is {size} (without "
+                               "one, problem.cu's default): the evidence describes another run; "
+                               f"re-run `make evidence CHAPTERS={c.nn}` on a GPU")
+        why = options_fault(c, r["options"])
+        if why:
+            raise ResultsError(f"{r['_file']}:{r['_line']}: column options = '{r['options']}': "
+                               f"{why} (see {rel(c.dir)}/problem.cu)")
+        if r["tool"] == "host":
             continue
         allowed, required, source = declared_metrics(c, specs.get(c.number))[r["tool"]]
         if r["metric"] not in allowed:
@@ -148,9 +186,33 @@ def check_metrics(rows, chapters, specs):
 
 # ---- expressions ------------------------------------------------------------------------
 
+# Bounds on an expression, checked before Python's parser sees it: a claim is a line of
+# arithmetic, and past these the parser itself fails (RecursionError, MemoryError) or a
+# constant is no float (OverflowError). The longest claim today is under 200 characters.
+MOST_CHARS, MOST_DEPTH, MOST_UNARY, MOST_DIGITS = 500, 10, 4, 30
+
+
+def _bounded(text, what):
+    """ResultsError where text is past the bounds an expression is held to."""
+    if len(text) > MOST_CHARS:
+        raise ResultsError(f"{what}: an expression of {len(text)} characters (at most "
+                           f"{MOST_CHARS})")
+    depth = 0
+    for ch in text:
+        depth += (ch == "(") - (ch == ")")
+        if depth > MOST_DEPTH:
+            raise ResultsError(f"{what}: parentheses nested deeper than {MOST_DEPTH}")
+    if re.search(r"[-+~](?:\s*[-+~]){%d}" % MOST_UNARY, text):
+        raise ResultsError(f"{what}: more than {MOST_UNARY} signs in a row")
+    m = re.search(r"\d{%d,}" % (MOST_DIGITS + 1), text)
+    if m:
+        raise ResultsError(f"{what}: a number of {len(m.group())} digits (at most {MOST_DIGITS})")
+
+
 def _parse(text, refs, allowed, what):
     """Replace each reference by a placeholder name, parse, and allow only `allowed` nodes.
     Returns (tree, names) where names maps placeholder -> the reference's match groups."""
+    _bounded(text, what)
     names = {}
 
     def sub(m):
@@ -170,6 +232,8 @@ def _parse(text, refs, allowed, what):
             raise ResultsError(f"{what}: '{text}': unknown name '{node.id}'")
         if isinstance(node, ast.Constant) and type(node.value) not in (int, float):
             raise ResultsError(f"{what}: '{text}': only numbers are allowed as constants")
+        if isinstance(node, ast.Constant) and not math.isfinite(float(node.value)):
+            raise ResultsError(f"{what}: '{text}': a constant that is not a finite number")
     return tree, names
 
 
@@ -316,10 +380,14 @@ def read_spec(chapter):
     if not isinstance(p, dict):
         raise ResultsError(f"{name}: [prediction] is missing: the expected speedup, and why")
     s = p.get("speedup")
+    # A range that cannot miss is no prediction: bool is an int to Python, inf and 1e-300 are
+    # floats, [1, inf] holds for every program that is not slower.
     if not (isinstance(s, list) and len(s) == 2 and
-            all(isinstance(x, (int, float)) and x > 0 for x in s) and s[0] <= s[1]):
-        raise ResultsError(f"{at('prediction', 'speedup')}: [prediction] speedup must be "
-                           "[LOW, HIGH], 0 < LOW <= HIGH")
+            all(type(x) in (int, float) and math.isfinite(x) for x in s) and
+            LOWEST_SPEEDUP <= s[0] <= s[1] <= WIDEST_RANGE * s[0]):
+        raise ResultsError(f"{at('prediction', 'speedup')}: [prediction] speedup = {s!r}: must "
+                           f"be [LOW, HIGH], finite numbers, {LOWEST_SPEEDUP:g} <= LOW <= HIGH "
+                           f"<= {WIDEST_RANGE:g} x LOW")
     if not isinstance(p.get("because"), str) or not p["because"].strip():
         raise ResultsError(f"{at('prediction', 'because')}: [prediction] needs 'because', "
                            "the reason in a sentence")
@@ -574,7 +642,9 @@ def claim_kind(data, number, claim):
     h = history.history()
     if not h.available:
         # No history here (a shallow clone, a tarball): the kind recorded where there was one.
-        kept = history.recorded_kinds(data.results_dir).get((number, claim.get("id"), history.key_id(claim["_key"])))
+        if not hasattr(data, "kinds"):
+            data.kinds = history.recorded_kinds(data.results_dir, data.chapters)
+        kept = data.kinds.get((number, claim.get("id"), history.key_id(claim["_key"])))
         if kept:
             claim["_kind"] = dict(kept, why=f"as results/{history.KINDS_FILE} records it ({h.why})")
             return claim["_kind"]

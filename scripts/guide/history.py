@@ -36,7 +36,7 @@ import re
 import subprocess
 import tomllib
 
-from .model import ROOT
+from .model import ROOT, ResultsError, read_text, rel
 
 DATE = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
 TOOLS = ("ncu", "ptxas", "sass", "host")
@@ -177,17 +177,44 @@ def key_id(key):
     return hashlib.sha256(repr(key).encode()).hexdigest()[:12]
 
 
-def recorded_kinds(results_dir):
+def recorded_kinds(results_dir, chapters):
     """{(chapter, claim id, key_id): {kind, committed, first_recorded}} from results/claims/kinds.csv
-    ({} without one)."""
+    ({} without one). A clone without history takes every claim's kind from it, so a malformed
+    file is one ResultsError naming its line and column, never a traceback."""
     path = os.path.join(results_dir, KINDS_FILE)
     if not os.path.isfile(path):
         return {}
-    with open(path, newline="") as f:
-        return {(int(r["chapter"]), r["claim"], r["text"]):
-                {"kind": r["kind"], "committed": r["committed"] or None,
-                 "first_recorded": r["first_recorded"] or None}
-                for r in csv.DictReader(f)}
+    name = rel(path)
+    lines = read_text(path).splitlines()
+    header = next(csv.reader(lines[:1]), None)
+    if header != KINDS_COLUMNS:
+        raise ResultsError(f"{name}:1: wrong header: expected {','.join(KINDS_COLUMNS)}")
+    out = {}
+    for lineno, fields in enumerate(csv.reader(lines[1:]), start=2):
+        if len(fields) != len(KINDS_COLUMNS):
+            raise ResultsError(f"{name}:{lineno}: {len(fields)} fields, the header has "
+                               f"{len(KINDS_COLUMNS)}")
+        r = dict(zip(KINDS_COLUMNS, fields))
+
+        def bad(col, why):
+            raise ResultsError(f"{name}:{lineno}: column {col} = '{r[col]}': {why}")
+        if not re.fullmatch(r"\d{1,3}", r["chapter"]) or int(r["chapter"]) not in chapters:
+            bad("chapter", "no such chapter in chapters/")
+        if not r["claim"].strip():
+            bad("claim", "empty")
+        if not re.fullmatch(r"[0-9a-f]{12}", r["text"]):
+            bad("text", "not the 12-digit key of a claim's text")
+        if r["kind"] not in ("mechanism", "observation"):
+            bad("kind", "not mechanism or observation")
+        for col in ("committed", "first_recorded"):
+            if r[col] and parse_date(r[col]) is None:
+                bad(col, "not an ISO 8601 date with its time zone")
+        key = (int(r["chapter"]), r["claim"], r["text"])
+        if key in out:
+            bad("claim", "a second row of this claim and text")
+        out[key] = {"kind": r["kind"], "committed": r["committed"] or None,
+                    "first_recorded": r["first_recorded"] or None}
+    return out
 
 
 def kinds_csv(rows):

@@ -31,11 +31,27 @@ INTEGER = ["size", "seed", "samples", "sms"]
 MOST = {"median_us": 3.6e9, "min_us": 3.6e9, "q1_us": 3.6e9, "q3_us": 3.6e9, "rate": 1e7,
         "roof": 1e7, "pct_roof": 1e4, "sm_clock_mhz": 1e4}
 DATE = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")         # what driver.cu's strftime writes
+# What the Makefile's RESULTS_COMMIT holds: a short or full hash, or 'unknown' outside git; with
+# -dirty for uncommitted sources. Nothing else: the column reaches the READMEs and the book.
+COMMIT = re.compile(r"(?:[0-9a-f]{7,40}|unknown)(?:-dirty)?")
+# A clock a little ahead of this machine's is not a fault; a day ahead is no measurement.
+CLOCK_SKEW = datetime.timedelta(hours=1)
+# The roofs common/driver.cu measures, each with the unit of the rates held against it.
+ROOFS = {"copy": "GB/s", "read": "GB/s", "link-h2d": "GB/s", "link-d2h": "GB/s",
+         "link-duplex": "GB/s", "fp32": "GFLOP/s", "fp64": "GFLOP/s", "fp16": "GFLOP/s",
+         "sfu": "Gop/s", "convert": "Gop/s", "int32": "Gop/s", "dram-sector": "Glookup/s",
+         "l2-gather": "Glookup/s", "l1-gather": "Glookup/s", "shared": "Glookup/s",
+         "issue": "Ginst/s", "launch-stream": "klaunch/s", "launch-graph": "klaunch/s"}
 # Characters that have no place in a data file: NUL and the other controls, and those that
 # str.splitlines() would take for the end of a line (so a row would be cut in two).
 # A chapter's problem.cu, as far as the rows depend on it: its knob names and ncu metrics.
 KNOBS_INIT = re.compile(r"\.knobs\s*=\s*\{(.*?)\}\s*,\s*\.nknobs\s*=\s*(\d+)", re.S)
 KNOB_NAME = re.compile(r'\{\s*"([a-z0-9-]+)"\s*,\s*"')
+# One knob entry, {"name", "help" "more help", def, min, max[, multiple_of[, rule]]}
+# (common/cli.h's struct knob): the fields after the help are C integer expressions.
+KNOB_ENTRY = re.compile(r'\{\s*"([a-z0-9-]+)"\s*,\s*(?:"(?:[^"\\]|\\.)*"\s*)+,([^{}]*)\}')
+SIZE_INIT = re.compile(r"\.(min_size|max_size|default_size)\s*=\s*([^,\n]+),")
+DEFINE = re.compile(r"^[ \t]*#define[ \t]+([A-Z_][A-Z0-9_]*)[ \t]+([^\n]*)", re.M)
 NCU_INIT = re.compile(r'\.ncu_metrics\s*=\s*((?:"[^"]*"\s*)+)')
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\x85\u2028\u2029]")
 
@@ -78,6 +94,16 @@ def read_text(path, data_file=True):
     return text
 
 
+MD_ACTIVE = re.compile(r"([\\`*\[\]<>&|])")
+
+
+def md_text(text):
+    """Data text (a GPU name, a unit, a timing method) as literal markdown: a character that
+    would start markup, end a table cell or open raw HTML (<script>, &amp;) is escaped. Every
+    such text of a README, and so of the book, goes through here."""
+    return MD_ACTIVE.sub(r"\\\1", text)
+
+
 def gpu_slug(name):
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
 
@@ -115,6 +141,59 @@ def source_hash(chapter_dir):
     return h.hexdigest()[:12]
 
 
+def c_integer(text, defines, where, depth=0):
+    """The value of a C integer expression of problem.cu (1L << 30, (1L << 31) - 1, TILE):
+    numbers, + - * / << >> and parentheses, names from #define lines. ResultsError otherwise."""
+    import ast
+    code = re.sub(r"/\*.*?\*/|//[^\n]*", "", text, flags=re.S).strip()
+    code = re.sub(r"\b(\d+)[uUlL]+\b", r"\1", code)
+    if depth > 8 or len(code) > 200:
+        raise ResultsError(f"{where}: cannot read '{text.strip()}' as a C integer")
+    try:
+        tree = ast.parse(code, mode="eval")
+    except SyntaxError:
+        raise ResultsError(f"{where}: cannot read '{text.strip()}' as a C integer")
+    ops = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b,
+           ast.Mult: lambda a, b: a * b, ast.Div: lambda a, b: int(a / b) if b else None,
+           ast.LShift: lambda a, b: a << b if 0 <= b < 64 else None,
+           ast.RShift: lambda a, b: a >> b if 0 <= b < 64 else None}
+
+    def ev(n):
+        if isinstance(n, ast.Constant) and type(n.value) is int:
+            return n.value
+        if isinstance(n, ast.Name) and n.id in defines:
+            return c_integer(defines[n.id], defines, where, depth + 1)
+        if isinstance(n, ast.UnaryOp) and isinstance(n.op, (ast.USub, ast.UAdd)):
+            x = ev(n.operand)
+            return None if x is None else -x if isinstance(n.op, ast.USub) else x
+        if isinstance(n, ast.BinOp) and type(n.op) in ops:
+            a, b = ev(n.left), ev(n.right)
+            return None if a is None or b is None else ops[type(n.op)](a, b)
+        return None
+    x = ev(tree.body)
+    if x is None:
+        raise ResultsError(f"{where}: cannot read '{text.strip()}' as a C integer")
+    return x
+
+
+def knob_fault(rule, v):
+    """Why v breaks a knob's rule (common/cli.c's knob_check, in the same words), or None.
+    rule: (min, max, multiple_of, power_of_two) with power_of_two 0, 1 (KNOB_POWER_OF_TWO) or
+    2 (KNOB_POWER_OF_TWO_OR_MULTIPLE)."""
+    lo, hi, multiple, power = rule
+    two = v > 0 and v & (v - 1) == 0
+    if not lo <= v <= hi:
+        return f"out of range {lo}..{hi}"
+    if power == 2:
+        return None if two or (multiple > 1 and v % multiple == 0) else \
+            f"neither a power of two nor a multiple of {multiple}"
+    if multiple > 1 and v % multiple:
+        return f"not a multiple of {multiple}"
+    if power and not two:
+        return "not a power of two"
+    return None
+
+
 class Chapter:
     """One entry of book/chapters.tsv and, where it exists, its folder."""
 
@@ -147,6 +226,38 @@ class Chapter:
             self._declared = knobs, [x for x in text.split(",") if x]
         return self._declared
 
+    def problem(self):
+        """What results rows are held to, from problem.cu (the programs' --describe needs a
+        build): {'rules': knob -> (min, max, multiple_of, power_of_two), 'min_size',
+        'max_size', 'default_size'}. Constants come from #define lines of the chapter's files
+        and common/*.h. Read once."""
+        if not hasattr(self, "_problem"):
+            path = os.path.join(self.dir, "problem.cu")
+            where = rel(path)
+            src = read_text(path, data_file=False)
+            defines = {}
+            for f in sorted(glob.glob(os.path.join(ROOT, "common", "*.h"))) + \
+                    sorted(glob.glob(os.path.join(self.dir, "*.[ch]*"))):
+                defines.update(DEFINE.findall(read_text(f, data_file=False)))
+            out = {"rules": {}}
+            m = KNOBS_INIT.search(src)
+            for name, fields in KNOB_ENTRY.findall(m.group(1)) if m else []:
+                f = [x for x in fields.split(",") if x.strip()]
+                if not 3 <= len(f) <= 5:
+                    raise ResultsError(f"{where}: knob {name}: expected default, min, max "
+                                       "[, multiple_of [, rule]] after the help")
+                flags = {"KNOB_POWER_OF_TWO": 1, "KNOB_POWER_OF_TWO_OR_MULTIPLE": 2}
+                f = [str(flags[x.strip()]) if x.strip() in flags else x for x in f] + ["0", "0"]
+                out["rules"][name] = tuple(c_integer(x, defines, f"{where}: knob {name}")
+                                           for x in f[1:5])
+            for key, text in SIZE_INIT.findall(src):
+                out[key] = c_integer(text, defines, f"{where}: .{key}")
+            missing = [k for k in ("min_size", "max_size", "default_size") if k not in out]
+            if missing:
+                raise ResultsError(f"{where}: cannot read .{missing[0]}")
+            self._problem = out
+        return self._problem
+
     def knob_scale(self, name):
         """How a chart spaces a knob's values: "log2" for a knob declared KNOB_POWER_OF_TWO,
         "category" for one whose help enumerates named choices ("1 cube root, 2 power of two,
@@ -166,8 +277,7 @@ class Chapter:
         """The README's first line without '# ' ("20. Matrix transpose"); the folder's name
         without a README."""
         if self.readme:
-            with open(self.readme) as f:
-                first = f.readline().strip()
+            first = read_text(self.readme, data_file=False).split("\n", 1)[0].strip()
             if first.startswith("# "):
                 return first[2:]
         return os.path.basename(self.dir) if self.dir else f"{self.nn}-{self.slug}"
@@ -175,8 +285,7 @@ class Chapter:
     def readme_title(self):
         """The README's "# NN. Title", without the number; the TOC title otherwise."""
         if self.readme:
-            with open(self.readme) as f:
-                first = f.readline().strip()
+            first = read_text(self.readme, data_file=False).split("\n", 1)[0].strip()
             m = re.fullmatch(r"# (?:\d\d\. )?(.+)", first)
             if m:
                 return m.group(1)
@@ -186,11 +295,7 @@ class Chapter:
 def read_toc():
     """book/chapters.tsv joined with chapters/NN-slug/ (those with a problem.cu)."""
     path = os.path.join(ROOT, "book", "chapters.tsv")
-    try:
-        with open(path) as f:
-            lines = f.read().split("\n")
-    except OSError as e:
-        raise ResultsError(f"{rel(path)}: {e.strerror}")
+    lines = read_text(path, data_file=False).split("\n")
     toc = []
     for i, line in enumerate(lines, start=1):
         if not line or line.startswith("#"):
@@ -249,9 +354,17 @@ def check_identity(row, bad, chapters):
     if not DATE.fullmatch(row["date"]):
         bad("date", "not a UTC time such as 2026-11-22T14:11:54Z")
     try:
-        datetime.datetime.strptime(row["date"], "%Y-%m-%dT%H:%M:%SZ")
+        when = datetime.datetime.strptime(row["date"], "%Y-%m-%dT%H:%M:%SZ")
     except ValueError:
         bad("date", "no such day or time")
+    now = datetime.datetime.now(datetime.timezone.utc).replace(tzinfo=None)
+    if when > now + CLOCK_SKEW:
+        bad("date", f"in the future (now is {now:%Y-%m-%dT%H:%M:%SZ})")
+    if not COMMIT.fullmatch(row["commit"]):
+        bad("commit", "not a commit hash (7 to 40 hex digits) or 'unknown', with -dirty or not")
+    if not os.path.isfile(os.path.join(c.dir, row["variant"] + ".cu")):
+        bad("variant", f"chapter {c.nn} has no {row['variant']} program "
+            f"({rel(c.dir)}/{row['variant']}.cu)")
 
 
 def check_row(row, where, chapters):
@@ -260,10 +373,17 @@ def check_row(row, where, chapters):
         raise ResultsError(f"{where}: column {col} = '{row[col]}': {why}")
     check_identity(row, bad, chapters)
     for col in INTEGER:
-        if not re.fullmatch(r"\d+", row[col]):
-            bad(col, "not a non-negative integer")
-    if int(row["size"]) <= 0:
-        bad("size", "not a positive integer")
+        if not re.fullmatch(r"\d{1,19}", row[col]):
+            bad(col, "not a non-negative integer of at most 19 digits")
+    c = chapters[int(row["chapter"])]
+    current = row["source_hash"] == c.hash
+    # The size bounds are problem.cu's, for a current row (an exercise may change them).
+    lo, hi = (c.problem()["min_size"], c.problem()["max_size"]) if current else (1, 2**63 - 1)
+    if not lo <= int(row["size"]) <= hi:
+        bad("size", f"outside chapter {c.nn}'s sizes {lo}..{hi} (problem.cu)")
+    for col in ("samples", "sms"):
+        if row["median_us"] != "" and int(row[col]) == 0:
+            bad(col, "0 in a timed row: a median of no samples, or a GPU without SMs")
     for col in POSITIVE:
         if row[col] == "":
             continue
@@ -278,15 +398,17 @@ def check_row(row, where, chapters):
             bad(b, f"below {a} = {row[a]} (min <= q1 <= median <= q3)")
     # The knob names are problem.cu's, for a current row; a stale row is the stale check's
     # (an exercise may add a knob), but its values are integers all the same.
-    c = chapters[int(row["chapter"])]
-    knobs = c.declared()[0] if row["source_hash"] == c.hash else None
+    knobs = c.declared()[0] if current else None
     pairs = [kv.partition("=") for kv in row["knobs"].split(";")] if row["knobs"] else []
     for name, eq, value in pairs:
         if knobs is not None and name not in knobs:
             bad("knobs", f"'{name}' is not a knob of chapter {row['chapter']} "
                 f"(its knobs: {', '.join(knobs) or 'none'})")
-        if not eq or not re.fullmatch(r"-?\d+", value):
+        if not eq or not re.fullmatch(r"-?\d{1,19}", value):
             bad("knobs", f"{name}: '{value}' is not an integer")
+        fault = knob_fault(c.problem()["rules"][name], int(value)) if knobs else None
+        if fault:
+            bad("knobs", f"{name}={value} is {fault} (the knob's rule in {rel(c.dir)}/problem.cu)")
     if knobs is not None and [name for name, _, _ in pairs] != knobs:
         bad("knobs", f"expected each knob of chapter {row['chapter']} once, in order: "
             + (";".join(k + "=N" for k in knobs) or "empty"))
@@ -297,12 +419,45 @@ def check_row(row, where, chapters):
         bad("rate_unit", "not one of " + ", ".join(RATE_UNITS) + " or empty")
     if (row["rate"] == "") != (row["rate_unit"] == ""):
         bad("rate_unit", "a rate needs its unit, and a unit its rate")
+    for col in ("driver", "cuda"):
+        if not re.fullmatch(r"\d{1,3}(\.\d{1,3}){0,2}", row[col]):
+            bad(col, "not a CUDA version such as 13.0")
+    check_roof(row, bad)
     if row["check"] not in ("pass", "fail"):
         bad("check", "not pass or fail")
     if row["check"] == "pass" and row["median_us"] == "":
         bad("median_us", "a passing row without a median")
-    if number(row["max_err"]) is None:
-        bad("max_err", "not a number")
+    x = number(row["max_err"])
+    if x is None or not math.isfinite(x) or x < 0:
+        bad("max_err", "not a finite number >= 0")
+
+
+def half_unit(text):
+    """Half a unit of the last digit a number was written with: its rounding."""
+    digits = len(text.partition(".")[2]) if "e" not in text.lower() else 0
+    return 0.5 * 10.0 ** -digits
+
+
+def check_roof(row, bad):
+    """A roof common/driver.cu measures, in the unit of the row's rate, and pct_roof that is
+    rate / roof within the rounding of the three numbers as written."""
+    name, unit = row["roof_name"], row["rate_unit"]
+    if name and name not in ROOFS:
+        bad("roof_name", "not a roof of common/driver.cu (" + ", ".join(ROOFS) + ")")
+    if (name == "") != (row["roof"] == ""):
+        bad("roof_name", "a roof needs its name, and a name its roof")
+    if name and unit != ROOFS[name]:
+        bad("rate_unit", f"the {name} roof is in {ROOFS[name]}")
+    if (row["pct_roof"] == "") != (row["roof"] == "" or row["rate"] == ""):
+        bad("pct_roof", "a percentage of the roof needs a rate and a roof, and they need it")
+    if row["pct_roof"]:
+        rate, roof, pct = (float(row[k]) for k in ("rate", "roof", "pct_roof"))
+        ur, uf = half_unit(row["rate"]), half_unit(row["roof"])
+        slack = 100 * (ur / (roof - uf) + rate * uf / (roof * (roof - uf))) \
+            + half_unit(row["pct_roof"]) + 1e-9 if roof > uf else math.inf
+        if abs(100 * rate / roof - pct) > slack:
+            bad("pct_roof", f"rate / roof is {100 * rate / roof:.2f}% ({row['rate']} / "
+                f"{row['roof']}), not within rounding of it")
 
 
 # A row above its roof by more than the noise means the roof is wrong (issue 20). Exempt: the

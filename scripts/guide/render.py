@@ -13,7 +13,7 @@ from . import compare
 from . import loops
 from . import prose
 from . import evidence as ev
-from .model import ResultsError, VARIANTS, rel
+from .model import ROOT, ResultsError, VARIANTS, md_text, read_text, rel
 
 
 def fnum(text, fmt):
@@ -108,18 +108,24 @@ def text_table(rows):
                      [fmt.format(*l) for l in lines])
 
 
+def cell(text):
+    """A table cell: a '|' not already escaped would end it (in GitHub's tables and Pandoc's,
+    also inside a code span)."""
+    return re.sub(r"(?<!\\)\|", r"\\|", text)
+
+
 def markdown_table(cols, lines, left=1):
-    out = ["| " + " | ".join(cols) + " |",
+    out = ["| " + " | ".join(map(cell, cols)) + " |",
            "|" + "|".join(":---" if i < left else "---:" for i in range(len(cols))) + "|"]
-    return "\n".join(out + ["| " + " | ".join(l) + " |" for l in lines])
+    return "\n".join(out + ["| " + " | ".join(map(cell, l)) + " |" for l in lines])
 
 
 def context_line(rows):
     r = rows[0]
     clock = f", SM clock {r['sm_clock_mhz']} MHz" if r["sm_clock_mhz"] else ""
     knobs = f", {r['knobs'].replace(';', ', ')}" if r["knobs"] else ""
-    return (f"{r['gpu']} (cc {r['cc']}, {r['sms']} SMs{clock}, CUDA driver {r['driver']}, "
-            f"runtime {r['cuda']}); size {r['size']}{knobs}; {r['method']}; "
+    return (f"{md_text(r['gpu'])} (cc {r['cc']}, {r['sms']} SMs{clock}, CUDA driver "
+            f"{r['driver']}, runtime {r['cuda']}); size {r['size']}{knobs}; {md_text(r['method'])}; "
             f"measured {r['date'][:10]} at commit {r['commit']}")
 
 
@@ -166,7 +172,8 @@ def sweep_block(data, c):
             lines.append(cells + [vs])
         stale = any(r["source_hash"] != c.hash for r in rows)
         note = " **Stale: the sources changed after this measurement.**" if stale else ""
-        parts.append(f"Other configurations on {rows[0]['gpu']}, measured {rows[0]['date'][:10]}."
+        parts.append(f"Other configurations on {md_text(rows[0]['gpu'])}, "
+                     f"measured {rows[0]['date'][:10]}."
                      f"{note}\n\n" + markdown_table(cols, lines, left=2))
     if not parts:
         return "Not measured yet: run `make results` on a GPU."
@@ -186,7 +193,7 @@ def evidence_table(data, slug, c):
                      key=lambda m: (ev.TOOLS.index(m[0]), m[1]))
     lines = []
     for tool, metric, unit in metrics:
-        cells = [f"`{tool}:{metric}`", unit or "-"]
+        cells = [f"`{tool}:{metric}`", md_text(unit) or "-"]
         for v, o in programs:
             hit = next((r for r in rows if (r["variant"], r["options"], r["tool"], r["metric"])
                         == (v, o, tool, metric)), None)
@@ -233,11 +240,12 @@ def evidence_block(data, c):
         verdicts = verdict_lines(data, slug, c)
         if not rows and not data.chapter_rows(slug, c.number):
             continue
-        head = f"On {name}"
+        head = f"On {md_text(name)}"
         if rows:
             r = rows[0]
             stale = any(x["source_hash"] != c.hash for x in rows)
-            head += (f" ({r['arch']}), recorded at size {r['size']} on {r['date'][:10]} at "
+            head += (f" ({md_text(r['arch'])}), recorded at size {r['size']} on "
+                     f"{r['date'][:10]} at "
                      f"commit {r['commit']}.")
             if stale:
                 head += " **Stale: the sources changed after this recording; run `make evidence`.**"
@@ -260,8 +268,7 @@ def evidence_block(data, c):
 # ---- listings and diffs -----------------------------------------------------------------
 
 def marker_lines(path, name):
-    with open(path) as f:
-        lines = f.read().split("\n")
+    lines = read_text(path, data_file=False).split("\n")
     marks = [i for i, l in enumerate(lines) if l.strip() == f"// [{name}]"]
     if len(marks) != 2:
         raise ResultsError(f"{rel(path)}: expected two '// [{name}]' marker lines, "
@@ -288,11 +295,9 @@ def diff_text(c, args):
         raise ResultsError(f"{rel(c.readme)}: diff needs two files, got '{args}'")
     texts = []
     for w in words:
-        try:
-            with open(os.path.join(c.dir, w)) as f:
-                texts.append(f.read().split("\n"))
-        except OSError:
+        if not os.path.isfile(os.path.join(c.dir, w)):
             raise ResultsError(f"{rel(c.readme)}: diff of missing file {w}")
+        texts.append(read_text(os.path.join(c.dir, w), data_file=False).split("\n"))
     return "\n".join(difflib.unified_diff(*texts, *words, n=2, lineterm=""))
 
 
@@ -390,15 +395,49 @@ def block_markdown(data, c, kind, args):
 
 def blocks(data, c, text):
     """[(kind, args, markdown)] of every generated block of a README, in order."""
+    check_markers(c.readme, text)
     return [(m.group(1) or m.group(3), m.group(2) or "",
              block_markdown(data, c, m.group(1) or m.group(3), m.group(2) or ""))
             for m in BLOCK.finditer(text)]
 
 
 LINE_START_VALUE = re.compile(r"^[ \t]*<!-- (?:value|claim):", re.M)
+MARKER = re.compile(r"<!-- (/?)(results|sweep|evidence|listing|diff|summary|runtime|loops)"
+                    r"(?::[^>]*?)? -->|<!-- (/?)(value|claim)(?::.*?)? -->")
+
+
+def check_markers(path, text):
+    """Every generated block, inline value and claim citation a README opens, it closes (on the same line, for
+    a value) before the next one opens: an opening marker whose end was lost would otherwise
+    leave the text after it unchecked, a hand-edited number kept. ResultsError 'file:line'."""
+    open_block = open_value = None                 # (kind, line) of what is open
+    # A marker quoted in inline code (the top README explains them) is text, not a marker.
+    text = re.sub(r"`[^`\n]*`", lambda m: " " * len(m.group(0)), text)
+    for m in MARKER.finditer(text):
+        line = text.count("\n", 0, m.start()) + 1
+        if open_value and open_value[1] != line:
+            break
+        closing, kind = (m.group(1), m.group(2)) if m.group(2) else (m.group(3), m.group(4))
+        inline = kind in ("value", "claim")
+        is_open = open_value if inline else open_block
+        if closing and (not is_open or is_open[0] != kind):
+            raise ResultsError(f"{rel(path)}:{line}: <!-- /{kind} --> closes nothing: its "
+                               "opening marker is missing")
+        if not closing and (open_value or open_block and not inline):
+            break
+        if inline:
+            open_value = None if closing else (kind, line)
+        else:
+            open_block = None if closing else (kind, line)
+    kind, line = open_value or open_block or (None, None)
+    if kind:
+        args = ": ..." if kind in ("value", "claim", "listing", "diff") else ""
+        raise ResultsError(f"{rel(path)}:{line}: <!-- {kind}{args} --> has no <!-- /{kind} --> "
+                           "after it: restore the end marker, then run `make readme`")
 
 
 def render_readme(data, c, text):
+    check_markers(c.readme, text)
     # A line that begins with a comment starts an HTML block in Markdown (Pandoc's and
     # GitHub's), which breaks the sentence around an inline value in two.
     m = LINE_START_VALUE.search(text)
@@ -420,7 +459,7 @@ def render_readme(data, c, text):
 
 def summary_block(data):
     """The top-level README's table: every chapter, its speedup on every GPU."""
-    gpus = {s: data.results[s][0]["gpu"] for s in data.results if data.results[s]}
+    gpus = {s: md_text(data.results[s][0]["gpu"]) for s in data.results if data.results[s]}
     out = ["| chapter | " + " | ".join(f"speedup on {g}" for g in gpus.values()) +
            (" |" if gpus else "status |"),
            "|:---|" + "---:|" * max(len(gpus), 1)]
@@ -457,6 +496,7 @@ TOP = re.compile(r"<!-- (summary|runtime|loops) -->\n.*?<!-- /\1 -->", re.S)
 
 def render_top(data, text):
     """The top README's blocks: the summary table, and how long the GPUs took to measure."""
+    check_markers(os.path.join(ROOT, "README.md"), text)
     make = {"summary": summary_block, "runtime": compare.runtime_block,
             "loops": lambda d: loops.loops_block(d.results_dir)}
     return TOP.sub(lambda m: f"<!-- {m.group(1)} -->\n{make[m.group(1)](data)}\n"

@@ -78,6 +78,8 @@ suites=(
     "python3 tests/results/test_model.py"
     # Issue 19's corrupted inputs in a copy of the real tree: one line each, exit 1, nothing written.
     "python3 tests/results/baddata_test.py"
+    # Issue 37's bad data: rows against the project, escaping, end markers, bounded claims.
+    "python3 tests/results/validate_test.py"
     # Your GPU beside the reference GPUs: make chapter-NN's block, make compare, the runtime block.
     "python3 tests/results/compare_test.py"
     # make results without a GPU: a program refused for size is skipped; progress on a terminal.
