@@ -211,7 +211,7 @@ def main():
                                                                "\n<!-- value: h100 speedup", 1))
         expect(t, "PLANT an inline value at the start of a line (Markdown would cut the "
                "sentence): `readme --check` fails", ["readme", "--check"], 1,
-               "an inline value begins the line")
+               "an inline value or claim citation begins the line")
         # record:size is the size the program's evidence was recorded at (16384 in the fixture).
         t.write(f"chapters/{CHAPTER}/README.md", good.replace(
             "h100 optimized ncu:l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum / 1e3 :.2f",
