@@ -63,7 +63,7 @@ local NEEDSPACE = function(n) return pandoc.RawBlock('latex', '\\needspace{' .. 
 
 -- A table read from markdown (or built here) gets its number in front of its caption.
 -- LaTeX: a table of up to 15 rows moves to the next page whole rather than break, with the lines
--- that follow it and belong to it (the context under a results table: "after" lines).
+-- that follow it and belong to it ("after" lines).
 local function table_lines(t)
   local n = #t.head.rows + #t.foot.rows
   for _, body in ipairs(t.bodies) do n = n + #body.body end
@@ -80,8 +80,7 @@ local function numbered_table(key, t, caption, classes, after)
   local cls = {'numbered-table'}
   for _, c in ipairs(classes or {}) do cls[#cls + 1] = c end
   local rows = table_lines(t)
-  -- The counters beside the claims may break across pages (their rows are two lines each).
-  local whole = rows <= 15 and cls[2] ~= 'claim-counters'
+  local whole = rows <= 15
   return pandoc.Div({NEEDSPACE(whole and (math.ceil(rows * 1.25) + 4 + (after or 0)) or 8), t}, pandoc.Attr(id, cls))
 end
 
@@ -315,7 +314,7 @@ local function results_section(c)
   out:insert(table_block(c.nn, 'Chapter ' .. c.number .. ' measured on ' .. words((function()
       local t = {}; for _, g in ipairs(c.results) do t[#t + 1] = md_escape(g.name) end; return t end)()) ..
     ': the median of the samples, their noise (bold above 5 %), and the speedup over the naive program.',
-    aligns, header, rows, {'results'}, 6))
+    aligns, header, rows, {'results'}))
   -- How each GPU measured (clocks, versions, sizes, timing method): part of the full record.
   out:insert(record_block(c, 'context', 'How each GPU was measured', {pandoc.Div(contexts, pandoc.Attr('', {'results-context'}))}))
   -- The caption says what the chart draws, as charts.lua reports it.
@@ -331,7 +330,7 @@ local VERDICT = {held = 'held', missed = '**missed**'}
 local function verdict(v) return VERDICT[v] or ('*' .. md_escape(v) .. '*') end
 
 -- The evidence in the chapter: the prediction and each claim in words with its verdict on each
--- GPU, and the counters those claims read, under plain names (the metric's name in small type).
+-- GPU, and the counters those claims read (story_counters), under plain names.
 -- The full record follows, collapsed in the HTML; book/to-latex.lua moves it to the PDF's
 -- evidence appendix.
 local function verdicts_md(verdicts)
@@ -354,10 +353,40 @@ local function counter_cell(ct)
   if unit ~= '' and not ({inst = 1, instructions = 1, byte = 1, ['%'] = 1})[unit] and not ct.plain:find(unit, 1, true) then
     name = name .. ' (' .. md_escape(unit) .. ')'
   end
-  local inl = md_inlines(name)
-  inl:insert(pandoc.LineBreak())
-  inl:insert(pandoc.Span({pandoc.Code(ct.ref)}, pandoc.Attr('', {'metric-name'})))
-  return {pandoc.Plain(inl)}
+  return cell(name)
+end
+
+-- The chapter's table of counters holds what its story reads: the counters of its claims, the
+-- predictions' before the observations', at most COUNTERS_KEPT of them in at most
+-- COUNTER_ROWS_KEPT rows (a row per counter and program), under their plain names. Every counter
+-- recorded, under its tool's name, is in the full record (book/check_pdf.py counter-rows).
+local COUNTERS_KEPT, COUNTER_ROWS_KEPT = 5, 12
+local function story_counters(c)
+  local kept, refs, rows = {}, {}, 0
+  for _, observation in ipairs({false, true}) do
+    for _, cl in ipairs(c.claims) do
+      if (cl.kind.kind == 'observation') == observation then
+        for _, ct in ipairs(cl.counters or {}) do
+          if not refs[ct.ref] and #kept < COUNTERS_KEPT and (#kept == 0 or rows + #ct.programs <= COUNTER_ROWS_KEPT) then
+            refs[ct.ref] = true
+            kept[#kept + 1] = ct
+            rows = rows + #ct.programs
+          end
+        end
+      end
+    end
+  end
+  return kept
+end
+
+local function seen_rows(c) -- the rows of every counter the claims read
+  local seen, n = {}, 0
+  for _, cl in ipairs(c.claims) do
+    for _, ct in ipairs(cl.counters or {}) do
+      if not seen[ct.ref] then seen[ct.ref] = true; n = n + #ct.programs end
+    end
+  end
+  return n
 end
 
 local function claims_blocks(c)
@@ -372,7 +401,7 @@ local function claims_blocks(c)
     out:extend(md_blocks(string.format('**Predicted:** %g× to %g× faster. ', p.speedup[1], p.speedup[2]) ..
       (#said > 0 and ('**Measured:** ' .. words(said) .. '.') or 'Not measured yet.')))
   end
-  local items, observed, seen, crow, code_words = {}, {}, {}, {}, {}
+  local items, observed, crow, code_words = {}, {}, {}, {}
   for _, b in ipairs(c.blocks) do
     for w in (b.code or b.markdown or ''):gmatch('([%a_][%w_]*)%s*%(') do code_words[w] = true end
   end
@@ -386,19 +415,15 @@ local function claims_blocks(c)
     para.content:insert(pandoc.Span({pandoc.Str('(claim'), pandoc.Space(), pandoc.Code(cl.id), pandoc.Str(':'), pandoc.Space(),
       pandoc.Code(cl.holds), pandoc.Str(cl.symmetric and '; it holds both ways by design)' or ')')}, pandoc.Attr('', {'metric-name'})))
     table.insert(cl.kind.kind == 'observation' and observed or items, {para})
-    for _, ct in ipairs(cl.counters or {}) do
-      for _, prog in ipairs(ct.programs) do
-        local key = ct.ref .. '|' .. prog
-        if not seen[key] then
-          seen[key] = true
-          local row = {counter_cell(ct), cell('`' .. prog .. '`')}
-          for _, g in ipairs(DATA.gpus) do
-            local v = ct.values[g.slug]
-            row[#row + 1] = cell(v and number_md(v[prog]) or '—')
-          end
-          crow[#crow + 1] = row
-        end
+  end
+  for _, ct in ipairs(story_counters(c)) do
+    for k, prog in ipairs(ct.programs) do
+      local row = {k == 1 and counter_cell(ct) or cell(''), cell('`' .. prog .. '`')}
+      for _, g in ipairs(DATA.gpus) do
+        local v = ct.values[g.slug]
+        row[#row + 1] = cell(v and number_md(v[prog]) or '—')
       end
+      crow[#crow + 1] = row
     end
   end
   -- LaTeX: a claim may name an opcode (LDG.E.CONSTANT) that does not break; let the line stretch.
@@ -412,8 +437,9 @@ local function claims_blocks(c)
   if #crow > 0 then
     local header, aligns = {cell('Counter'), cell('Program')}, {'AlignLeft', 'AlignLeft'}
     for _, g in ipairs(DATA.gpus) do header[#header + 1] = cell(md_escape(g.short)); aligns[#aligns + 1] = 'AlignRight' end
-    out:insert(table_block(c.nn, 'Chapter ' .. c.number .. ': the counters its claims read, on each GPU (every counter ' ..
-      'recorded is in the full record: the evidence appendix of the PDF, the collapsed section below in the HTML).',
+    out:insert(table_block(c.nn, 'Chapter ' .. c.number .. ': the counters its claims read, on each GPU (' ..
+      (#crow < seen_rows(c) and 'the first of them; ' or '') .. 'every counter recorded, under its tool\'s name, is in the ' ..
+      'full record: the evidence appendix of the PDF, the collapsed section below in the HTML).',
       aligns, header, crow, {'claim-counters'}))
   end
   return out
@@ -434,6 +460,15 @@ local function evidence_blocks(c, g)
   out:insert(record_block(c, 'evidence', 'The full record: every counter recorded for chapter ' .. c.number .. ', on every GPU',
     {generated_blocks(c.nn, record_markdown(g.markdown), 'evidence')}))
   return out
+end
+
+-- A sweep of at most this many table lines (rows and headers, every GPU) and no chart stays in
+-- its chapter; a longer one goes to the full record, where the chapter's prose points to it.
+local SWEEP_KEPT_LINES = 14
+local function sweep_lines(div)
+  local n = 0
+  pandoc.walk_block(div, {Table = function(t) n = n + table_lines(t) end})
+  return n
 end
 
 local function generated(c, g) -- the book's layout of one generated block of a README
@@ -468,9 +503,10 @@ local function generated(c, g) -- the book's layout of one generated block of a 
   -- Sweep and evidence (with the prediction's and claims' verdicts): as `make readme` writes them;
   -- a sweep of one numeric knob is also drawn as a curve, after its table.
   local out, sc = {generated_blocks(c.nn, record_markdown(g.markdown), g.kind)}, c.sweep_chart
-  if g.kind == 'sweep' then
+  if g.kind == 'sweep' and (sc or sweep_lines(out[1]) > SWEEP_KEPT_LINES) then
     -- The sweep's table goes to the full record; the chapter keeps its chart, and its prose the
-    -- configurations it discusses (inline values).
+    -- configurations it discusses (inline values). A small sweep with no chart stays in the
+    -- chapter: its prose reads its rows ("the last column").
     out[1] = record_block(c, 'sweep', 'Every configuration of the sweep, on every GPU' .. (sc and ' (the numbers of the chart)' or ''), {out[1]})
   end
   if g.kind == 'sweep' and sc then
@@ -766,6 +802,38 @@ local function chapter_links(c)
   return pandoc.Div(md_blocks('Read: the ' .. guide .. '. Code: ' .. code .. '.'), pandoc.Attr('', {'chapter-links'}))
 end
 
+-- A chapter's tables numbered in the order a reader meets them in the chapter: the full record's
+-- (.record divs: collapsed in the HTML, appendix C of the PDF) after the tables the chapter shows,
+-- so that the chapter's own read 1.1, 1.2, 1.3 without a gap.
+local function renumber_tables(blocks, nn)
+  local shown, recorded = {}, {}
+  local function visit(list, in_record)
+    for _, b in ipairs(list) do
+      if b.t == 'Div' then
+        if b.classes:includes('numbered-table') then
+          table.insert(in_record and recorded or shown, b)
+        else
+          visit(b.content, in_record or b.classes:includes('record'))
+        end
+      end
+    end
+  end
+  visit(blocks, false)
+  counters['Table:' .. nn] = 0
+  for _, list in ipairs({shown, recorded}) do
+    for _, div in ipairs(list) do
+      local label, id = number('Table', nn)
+      div.identifier = id
+      for _, t in ipairs(div.content) do
+        if t.t == 'Table' then
+          local inl = t.caption.long[1].content
+          if inl[1] and inl[1].t == 'Strong' then inl[1] = md_inlines(label)[1] end
+        end
+      end
+    end
+  end
+end
+
 local function chapter_blocks(c)
   local src = pandoc.read(read_file(c.readme) or fail('%s cannot be read', c.readme), 'gfm+tex_math_dollars+smart').blocks
   local out = pandoc.List({pandoc.Header(2, md_inlines(c.nn .. '\\. ' .. md_escape(c.title)), pandoc.Attr('ch-' .. c.nn, {'chapter'})), chapter_links(c)})
@@ -803,17 +871,21 @@ local function chapter_blocks(c)
     end
     if diagram then out:insert(diagram) end
   end
-  -- LaTeX: a heading directly above a listing or table moves to the next page with it.
+  -- LaTeX: a heading directly above a listing or table moves to the next page with it: it needs
+  -- the space its table needs (the table's own \needspace) and its own three lines.
   local kept = pandoc.List()
   for k, b in ipairs(out) do
     local nxt = out[k + 1]
     if b.t == 'Header' and nxt and nxt.t == 'Div' and (nxt.classes:includes('listing') or nxt.classes:includes('numbered-table')) then
-      kept:insert(NEEDSPACE(12))
+      local first = nxt.content[1]
+      local need = first and first.t == 'RawBlock' and tonumber(first.text:match('^\\needspace{(%d+)\\baselineskip}$'))
+      kept:insert(NEEDSPACE(math.max(12, (need or 0) + 3)))
     end
     kept:insert(b)
   end
   -- Inline comments go (the markers around an inline value, notes); the text stays. Exponents
   -- become superscripts (superscripts, below).
+  renumber_tables(kept, c.nn)
   local div = pandoc.walk_block(pandoc.Div(kept), {RawInline = function(r)
     if r.format == 'html' and r.text:match('^<!%-%-') then return {} end
   end})

@@ -152,6 +152,31 @@ local function CodeBlock(cb)
   return {pandoc.RawBlock('latex', '\\def\\BookLines{' .. n .. '}'), cb}
 end
 
+-- Where a part of the full record with tables leaves its chapter, a line says where its tables
+-- went: "Every configuration of the sweep, on every GPU: Tables 6.3 and 6.4, in appendix C, page
+-- 270." (the chapter's prose may read them: "the last column").
+local function record_pointer(b)
+  local links = pandoc.List()
+  pandoc.walk_block(b, {Div = function(d)
+    if d.classes:includes('numbered-table') then
+      local label = ''
+      pandoc.walk_block(d, {Strong = function(st) if label == '' then label = pandoc.utils.stringify(st) end end})
+      local n = label:match('^Table ([%w.]+):$')
+      if n then links:insert(pandoc.Link({pandoc.Str(n)}, '#' .. d.identifier)) end
+    end
+  end})
+  if #links == 0 then return nil end
+  local inl = pandoc.List({pandoc.Emph(pandoc.read(b.attributes.what, 'markdown').blocks[1].content), pandoc.Str(':'), pandoc.Space(),
+    pandoc.Str(#links == 1 and 'Table' or 'Tables'), pandoc.Space()})
+  for k, l in ipairs(links) do
+    if k > 1 then inl:extend(k == #links and {pandoc.Space(), pandoc.Str('and'), pandoc.Space()} or {pandoc.Str(','), pandoc.Space()}) end
+    inl:insert(l)
+  end
+  inl:extend({pandoc.Str(','), pandoc.Space(), pandoc.Str('in'), pandoc.Space(), pandoc.Link({pandoc.Str('appendix C')}, '#evidence-appendix'),
+    pandoc.Str(','), pandoc.Space(), pandoc.Str('page'), pandoc.Space(), pandoc.RawInline('latex', '\\pageref{rec-' .. b.identifier .. '}.')})
+  return pandoc.Para(inl)
+end
+
 -- Tables first, while their inline code is still Code (the pass below turns it into raw LaTeX).
 -- The evidence: a chapter shows the counters its claims read; the full record of each chapter
 -- and the sweep tables a chart draws (book/book.lua's .record divs, collapsed in the HTML) moves to an appendix at the end.
@@ -171,11 +196,14 @@ local function Pandoc(doc)
     if b.t == 'Header' and pandoc.utils.stringify(b) == 'Takeaway' then
       runin = b
     elseif b.t == 'Div' and b.classes:includes('record') then
+      local pointer = record_pointer(b)
+      if pointer then blocks:insert(pointer) end
       local title = 'Chapter ' .. (b.attributes.chapter or '?')
       if title ~= last then
         records:insert(pandoc.Header(3, {pandoc.Str(title)}, pandoc.Attr(b.identifier, {'unnumbered'})))
         last = title
       end
+      records:insert(pandoc.RawBlock('latex', '\\label{rec-' .. b.identifier .. '}'))
       records:extend(pandoc.read(b.attributes.what .. ':', 'markdown').blocks)
       for _, x in ipairs(b.content) do
         if x.t ~= 'RawBlock' then records:insert(x) end
