@@ -376,6 +376,47 @@ PY
 { planted_pdf "chapters three pages longer" record "$DATA" "$CHK/record-long.txt"
   planted_pdf "a counter dump in a chapter" record "$DATA" "$CHK/record-dump.txt"
   planted_pdf "a Generated-by note" record "$DATA" "$CHK/record-generated.txt"; }
+# The chapters' layout: no section heading alone at the foot of a page, tables numbered without a
+# gap, counter tables of what the story reads, no sentence reading a table its chapter does not
+# show. Planted: "Results" as the last line of the first chapter's second page; that chapter's
+# second table caption gone (a table moved away that kept its number); a counter table of 13
+# rows; the first chapter with no table caption left (every table moved away: "The last column").
+pdf_check lone-headings "$OUT/book.json" "$CHK/book.txt"
+pdf_check table-numbers "$DATA" "$CHK/book.txt"
+pdf_check counter-rows "$OUT/book.json"
+pdf_check table-pointers "$DATA" "$CHK/book.txt"
+python3 - "$DATA" "$CHK/book.txt" "$CHK/layout" "$OUT/book.json" <<'PY' &&
+import json, re, sys
+sys.path.insert(0, "book"); sys.dont_write_bytecode = True
+import check_book
+data, pages = json.load(open(sys.argv[1])), open(sys.argv[2], encoding="utf-8").read().split("\f")
+written = [c for c in data["chapters"] if c["status"] == "written"]
+spans = check_book.pdf_chapters("\f".join(pages), written, spans=True)
+s, e = spans[written[0]["nn"]]
+n = int(written[0]["nn"])
+def lone(i, p):
+    lines = p.rstrip("\n").split("\n")
+    return "\n".join(lines[:-1] + ["Results", lines[-1]]) + "\n" if i == s + 1 else p
+plant = {"lone": [lone(i, p) for i, p in enumerate(pages)],
+         "gap": [re.sub(rf"(^|\n)(\s*)Table {n}\.2:", r"\1\2A table:", p) if s <= i < e else p for i, p in enumerate(pages)],
+         "pointer": [re.sub(rf"(^|\n)(\s*)Table {n}\.(\d+):", r"\1\2A table:", p) if s <= i < e else p for i, p in enumerate(pages)]}
+for name, planted in plant.items():
+    open(f"{sys.argv[3]}-{name}.txt", "w", encoding="utf-8").write("\f".join(planted))
+doc = json.load(open(sys.argv[4]))
+def grow(x):
+    if isinstance(x, list): return any(grow(y) for y in x)
+    if isinstance(x, dict):
+        if x.get("t") == "Div" and "claim-counters" in x["c"][0][1]:
+            body = next(t for t in x["c"][1] if t.get("t") == "Table")["c"][4][0]
+            body[3] = (body[3] * 13)[:13]; return True
+        return grow(x.get("c", []))
+    return False
+grow(doc["blocks"]) and json.dump(doc, open(sys.argv[3] + "-counters.json", "w"))
+PY
+{ planted_pdf "a heading as the last line of a page" lone-headings "$OUT/book.json" "$CHK/layout-lone.txt"
+  planted_pdf "a chapter whose second table moved away with its number" table-numbers "$DATA" "$CHK/layout-gap.txt"
+  planted_pdf "a counter table of 13 rows" counter-rows "$CHK/layout-counters.json"
+  planted_pdf "a chapter whose tables all moved away" table-pointers "$DATA" "$CHK/layout-pointer.txt"; }
 # Overflow: xelatex's overfull boxes.
 pdf_check overfull "$OUT/latex/book.log" "$OUT/latex/book.tex"
 # Planted: a small document with the faults the book had, read as GitHub markdown without the
