@@ -164,7 +164,7 @@ local function listing_block(nn, caption, code, classes, attrs)
   return pandoc.Div({NEEDSPACE(6), cap, cb}, pandoc.Attr(id, {'listing'}))
 end
 
-local LANG = {cu = 'cpp', h = 'cpp', cuh = 'cpp', c = 'c', mk = 'makefile', sh = 'bash'}
+local LANG = {cu = 'cpp', h = 'cpp', cuh = 'cpp', c = 'c', mk = 'makefile', sh = 'bash', toml = 'toml'}
 local function lang_of(file) return LANG[file:match('%.(%w+)$') or ''] or (file:match('Makefile') and 'makefile') end
 
 ---------------------------------------------------------------------------------------------
@@ -783,23 +783,38 @@ local DIAGRAMS = {
   end,
 }
 
--- Where each chapter points the reader: the Programming Guide section it follows (the Best Practices
--- Guide for the two chapters marked BPG; the guide's page, as its anchors are not verified here;
--- the README's first lines name the section)
--- and its source folder at the clone's published address (the front matter's), at this commit.
-local GUIDE_URL = 'https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html'
-local BPG_URL = 'https://docs.nvidia.com/cuda/cuda-c-best-practices-guide/index.html'
-local ORIGIN -- the clone's published address without ".git", or false
+-- Where each chapter points the reader: the guide section it follows (book.py's guide_url, from
+-- book/guide-anchors.tsv), and its source files: each a page of the HTML edition (the .source-file
+-- divs below, which book/html/site.py cuts out; book/to-latex.lua prints their paths instead), and
+-- the folder at BOOK_SOURCE_URL (the repository's published tree, where one is configured).
+local SOURCE_URL = (os.getenv('BOOK_SOURCE_URL') or ''):gsub('/+$', '')
+local function source_id(c, file) return 'src-' .. c.nn .. '-' .. file:gsub('%W', '-') end
 local function chapter_links(c)
-  if ORIGIN == nil then
-    local o = first_line('git remote get-url origin') or ''
-    ORIGIN = o:match('^https?://[%w%-%._~/:]+$') and o:gsub('%.git$', '') or false
+  local guide = c.guide == 'BPG' and 'CUDA C++ Best Practices Guide, section' or ('Programming Guide, section ' .. c.guide)
+  local files = {}
+  for k, f in ipairs(c.sources) do files[k] = '[`' .. f .. '`](#' .. source_id(c, f) .. '){.source-link}' end
+  local code = '`' .. c.folder .. '/`: ' .. table.concat(files, ', ') ..
+    (SOURCE_URL ~= '' and (' ([published](' .. SOURCE_URL .. '/' .. c.folder .. '))') or '')
+  return pandoc.Div(md_blocks('Read: the [' .. guide .. ' "' .. md_escape(c.guide_heading) .. '"](' .. c.guide_url ..
+    '). Code: ' .. code .. '.'), pandoc.Attr('', {'chapter-links'}))
+end
+
+-- The source files of the written chapters, each whole, highlighted, with its path; at the end of
+-- the book, where the HTML edition makes each a page of its own.
+local function source_blocks()
+  local out = pandoc.List()
+  for _, c in ipairs(DATA.chapters) do
+    for _, f in ipairs(c.status == 'written' and c.sources or {}) do
+      local path = c.folder .. '/' .. f
+      local text = read_file(path) or fail('%s cannot be read', path)
+      out:insert(pandoc.Div({
+        pandoc.Para(md_inlines('`' .. path .. '`, a source file of chapter ' .. chapter_ref(c.nn) ..
+          (SOURCE_URL ~= '' and (' ([published](' .. SOURCE_URL .. '/' .. path .. '))') or '') .. '.')),
+        pandoc.CodeBlock(text:gsub('\n$', ''), pandoc.Attr('', {lang_of(f), 'numberLines'}))},
+        pandoc.Attr(source_id(c, f), {'source-file'}, {path = path})))
+    end
   end
-  local guide = c.guide == 'BPG' and ('[CUDA C++ Best Practices Guide](' .. BPG_URL .. ')')
-    or ('[Programming Guide, section ' .. c.guide .. '](' .. GUIDE_URL .. ')')
-  local code = ORIGIN and ('[`' .. c.folder .. '/`](' .. ORIGIN .. '/tree/' .. first_line('git rev-parse HEAD') .. '/' .. c.folder .. ')')
-    or ('`' .. c.folder .. '/` (this clone records no published address)')
-  return pandoc.Div(md_blocks('Read: the ' .. guide .. '. Code: ' .. code .. '.'), pandoc.Attr('', {'chapter-links'}))
+  return pandoc.Div(out, pandoc.Attr('', {'source-files'}))
 end
 
 -- A chapter's tables numbered in the order a reader meets them in the chapter: the full record's
@@ -1035,10 +1050,8 @@ local function edition_blocks()
   for _, c in ipairs(DATA.chapters) do if c.status == 'written' then written = written + 1 end end
   for _, g in ipairs(DATA.guidelines.rows) do counts[g.status] = counts[g.status] + 1 end
   local dirty = select(2, sh('git diff --quiet HEAD -- chapters common book scripts 2>/dev/null')) ~= 0
-  -- Where the code lives: the clone's published address if it has one, else say it has none.
-  local origin = first_line('git remote get-url origin') or ''
-  local where = origin:match('^https?://[%w%-%._~/:]+$') and ('Its code lives at <' .. origin .. '>. ')
-    or 'Its code is the git repository it was built from (that clone records no published address). '
+  -- Where the code lives: its published address (BOOK_SOURCE_URL), where one is configured.
+  local where = SOURCE_URL ~= '' and ('Its code lives at <' .. SOURCE_URL .. '>. ') or ''
   return md_blocks(where .. string.format('This copy was built from commit `%s`%s of %s. It has %d of the %d planned chapters; ' ..
     'of the guide\'s %d recommendations, %d are demonstrated by a written chapter, %d wait for a planned one, and %d ' ..
     'are taught without a timing pair ([Appendix A](#guideline-index) says which and why).',
@@ -1236,6 +1249,7 @@ function Pandoc(doc)
       blocks:insert(b)
     end
   end
+  blocks:insert(source_blocks())
   charts.flush()
   local out_dir = doc.meta['out-dir'] and stringify(doc.meta['out-dir']) or 'book/out'
   local f = io.open(out_dir .. '/figures.json', 'wb') or fail('cannot write %s/figures.json', out_dir)

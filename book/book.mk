@@ -3,8 +3,10 @@
 # Included by the top-level Makefile. Paths are relative to the repository root.
 #   RESULTS_DIR=dir   take the results files from dir instead of results/
 #   BOOK_OUT=dir      write the book to dir instead of book/out
+#   BOOK_SOURCE_URL=url   the repository's published tree (e.g. https://github.com/OWNER/REPO/tree/main):
+#                     each chapter then also links its folder there (book/book.lua reads it)
 # The build runs again only when one of its inputs is newer than $(BOOK_OUT)/data.json, or the
-# results folder, commit or origin it names (in the front matter) changed: a second `make book`,
+# results folder, commit or BOOK_SOURCE_URL it names changed: a second `make book`,
 # and book/check.sh after one, do nothing.
 
 RESULTS_DIR ?= results
@@ -14,7 +16,7 @@ BOOK_OUT    ?= book/out
 BOOK_SPACED := $(shell cd $(call sq,$(RESULTS_DIR)) 2>/dev/null && ls -d -- *' '*.csv */*' '*.csv 2>/dev/null | head -n 1)
 BOOK_INPUTS := $(filter-out book/check% book/README.md book/html/check.py book/html/probe.js book/html/cdp.py,$(wildcard book/*.* book/html/*.*)) \
     $(foreach f,$(wildcard scripts/*.py scripts/*/*.py common/*.* chapters/*/*.* $(RESULTS_DIR)/*.csv $(RESULTS_DIR)/*/*.csv),$(if $(wildcard $f),$f))
-BOOK_VARS    = $(RESULTS_DIR) $(shell git rev-parse HEAD 2>/dev/null; git remote get-url origin 2>/dev/null)
+BOOK_VARS    = $(RESULTS_DIR) $(shell git rev-parse HEAD 2>/dev/null) $(BOOK_SOURCE_URL)
 
 .PHONY: book book-check
 

@@ -118,6 +118,37 @@ if [ "$(grep -cE "^FAIL: .*missing in (chapters )?\['15[^,]*'(, '15 [^,]*')?\]$"
 else
     fail "the chapter link and takeaway checks do not all fail on chapter 15 with them removed:"; sed 's/^/    /' "$p/log"
 fi
+# Planted: chapter 15's guide links without their anchor (the front page, PDF and HTML), and a copy
+# of the site without its naive.cu page and with optimized.cu's first line cut; the guide-anchor check and
+# the source-page check must each fail, on chapter 15 alone.
+local g=$CHK/planted-links
+mkdir -p "$g/dom" && cp "$CHK"/dom/*.html "$g/dom/" && cp "$CHK/book.txt" "$g/" && cp -r "$OUT/html" "$g/site" &&
+    python3 - "$DATA" "$CHK/book" "$g" <<'PY'
+import json, os, re, sys
+sys.path.insert(0, "book")
+import check_book as cb
+data, book, g = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3]
+c = next(c for c in data["chapters"] if c["nn"] == "15")
+s, e = cb.pdf_chapters(open(book + ".txt", encoding="utf-8").read(), data["chapters"], spans=True)["15"]
+bare = lambda t: t.replace(c["guide_url"], c["guide_url"].split("#")[0])
+urls = [bare(l) if l.split()[:1] and l.split()[0].isdigit() and s < int(l.split()[0]) <= e else l
+        for l in open(book + ".urls").read().splitlines()]
+open(g + "/book.urls", "w").write("\n".join(urls) + "\n")
+dom = open(g + "/dom/ch-15.html", encoding="utf-8").read()
+open(g + "/dom/ch-15.html", "w", encoding="utf-8").write(bare(dom))
+os.remove(os.path.join(g, "site", c["folder"], "naive.cu.html"))
+f = os.path.join(g, "site", c["folder"], "optimized.cu.html")
+page = open(f, encoding="utf-8").read()
+open(f, "w", encoding="utf-8").write(re.sub(r'<span id="cb\d+-1"[^\n]*\n', "", page, count=1))
+PY
+python3 book/check_book.py chapters "$DATA" "$g/book.txt" "$g/dom" "$g/site" >"$g/log" 2>&1
+if grep -q "^FAIL: every chapter links the section of the guide .*missing in \['15 (PDF)', '15 (HTML)'\]$" "$g/log" &&
+   grep -q "^FAIL: the HTML edition has a page for each .*missing in \['15 naive.cu (no page)', '15 optimized.cu (text differs)'\]$" "$g/log" &&
+   [ "$(grep -c '^FAIL: ' "$g/log")" -eq 2 ]; then
+    pass "the guide-anchor and source-page checks fail on chapter 15's links without their anchor and a site without one source page and another's first line"
+else
+    fail "the guide-anchor and source-page checks do not both fail on their planted faults:"; sed 's/^/    /' "$g/log"
+fi
 # Planted: appendix D with its first table removed (HTML) and cut after its first lines (PDF).
 local a=$CHK/planted-answers
 mkdir -p "$a/dom" && cp "$CHK"/dom/*.html "$a/dom/" && python3 - "$CHK/book.txt" "$a" <<'PY'
@@ -474,6 +505,10 @@ if [ -n "$first_ch" ]; then
         sed -i '0,/<!-- listing: \([^ ]*\) [^ ]* -->/s//<!-- listing: \1 no-such-marker -->/' "$readme"
     planted "a missing source file" "missing file no-such-file.cu" \
         sed -i '0,/<!-- listing: [^ ]* /s//<!-- listing: no-such-file.cu /' "$readme"
+    planted "a chapter without its guide section's anchor" "no guide section anchor for chapter(s) $first_ch" \
+        sed -i "/^$first_ch\t/d" book/guide-anchors.tsv
+    planted "a guide anchor that is not its heading's id" "is not the id of heading" \
+        sed -i "s/^\($first_ch\t\)#[^\t]*/\1#Index.html/" book/guide-anchors.tsv
     planted "a broken cross-reference" "does not exist" \
         sed -i '0,/^## /s//See [nowhere](..\/99-nowhere\/README.md).\n\n## /' "$readme"
     # The optimized row of the first chapter on the first GPU: its file and line, from the data.

@@ -10,9 +10,10 @@ book.html. Prints one PASS: or FAIL: line per assertion (book/check.sh counts th
 CI a WARNING: line per chapter changed since it was measured (see STRICT); exit status 1
 if any failed, 2 on bad input. Every number is looked up in its own chapter's text, in both
 editions, formatted as the book formats it; every link of every page must reach its page and its
-id; every chapter links the guide section it follows and its source folder, in both editions, and
-ends with its takeaway. `check_book.py chapters DATA.json BOOK.txt DOM-DIR` runs only those last
-checks (book/check.sh plants a fault for them). Standard library only."""
+id; every chapter links the guide section it follows (by its anchor) and its source files (their
+pages in the HTML, which hold the files' text; their paths in the PDF), and ends with its takeaway.
+`check_book.py chapters DATA.json BOOK.txt DOM-DIR [SITE-DIR]` runs only those last checks
+(book/check.sh plants faults for them). Standard library only."""
 
 import html
 import json
@@ -172,22 +173,23 @@ def pdf_records(text, chapters):
             for k, (s, nn) in enumerate(heads)}
 
 
-GUIDE_LINK = re.compile(r"https://docs\.nvidia\.com/cuda/cuda-c-(programming|best-practices)-guide/")
+# A link to a section of the guide: the page and the section's anchor (book/guide-anchors.tsv).
+GUIDE_LINK = re.compile(r"https://docs\.nvidia\.com/cuda/cuda-c-(programming|best-practices)-guide/index\.html#[a-z0-9-]+$")
+SOURCE_URL = os.environ.get("BOOK_SOURCE_URL", "").rstrip("/")  # as book/book.lua reads it
 
 
-def origin():
-    """The clone's published address as book.lua reads it (without .git), or None."""
-    try:
-        o = os.popen("git remote get-url origin 2>/dev/null").read().strip()
-    except OSError:
-        return None
-    return re.sub(r"\.git$", "", o) if re.match(r"^https?://[\w\-._~/:]+$", o) else None
+def code_text(page):
+    """The text of the first listing of an HTML page (tags dropped: highlighting, line anchors)."""
+    m = re.search(r"<pre\b[^>]*>(.*?)</pre>", page, re.S)
+    return html.unescape(re.sub(r"<[^>]*>", "", m.group(1))) if m else None
 
 
-def check_chapters(data, pdf, urls, dom):
-    """Each written chapter links the guide section it follows and its source folder (the
-    clone's published address; without one, the folder is named) in the PDF (its link
-    annotations, by page) and the HTML, and ends with a Takeaway section."""
+def check_chapters(data, pdf, urls, dom, site=None):
+    """Each written chapter links the section of the guide it follows, by its anchor, in the PDF
+    (its link annotations, by page) and the HTML; names its source files after their folder's path
+    (PDF), links each file's page (HTML: SITE/chapters/NN-slug/FILE.html, which must hold the
+    file's text; checked where SITE is given) and, with BOOK_SOURCE_URL set, the folder there
+    (both); and ends with a Takeaway section."""
     written = [c for c in data["chapters"] if c["status"] == "written"]
     spans = pdf_chapters(pdf, written, spans=True)
     by_page = {}
@@ -196,32 +198,43 @@ def check_chapters(data, pdf, urls, dom):
         if len(f) >= 3 and f[0].isdigit():
             by_page.setdefault(int(f[0]) - 1, []).append(f[-1])
     texts, raws = pdf_chapters(pdf, written), html_chapters(dom, written, raw=True)
-    home = origin()
-    lack = {"guide": [], "source": [], "takeaway": []}
+    lack = {"guide": [], "source": [], "pages": [], "takeaway": []}
     for c in written:
         nn, (s, e) = c["nn"], spans.get(c["nn"], (0, 0))
         pdf_urls = [u for p in range(s, e) for u in by_page.get(p, [])]
         raw = raws.get(nn, "")
         html_urls = [html.unescape(u) for u in re.findall(r'href="([^"]*)"', raw)]
+        # pdftotext drops a hyphen that ends a line: compare without hyphens
+        pdf_text = squeeze(texts.get(nn, "")).replace("-", "")
         for fmt, us in (("PDF", pdf_urls), ("HTML", html_urls)):
-            if not any(GUIDE_LINK.match(u) for u in us):
+            if not any(GUIDE_LINK.match(u) and u == c["guide_url"] for u in us):
                 lack["guide"].append(f"{nn} ({fmt})")
-            src = (any(u.startswith(home + "/") and u.endswith("/" + c["folder"]) for u in us) if home
-                   # pdftotext drops a hyphen that ends a line: compare without hyphens
-                   else squeeze(c["folder"] + "/").replace("-", "") in
-                   squeeze(texts.get(nn, "") if fmt == "PDF" else raw).replace("-", ""))
-            if not src:
+            src = (all(f"{c['folder']}/{f}.html" in us for f in c["sources"]) if fmt == "HTML" else
+                   squeeze(f"{c['folder']}/:{', '.join(c['sources'])}").replace("-", "") in pdf_text)
+            if not src or (SOURCE_URL and f"{SOURCE_URL}/{c['folder']}" not in us):
                 lack["source"].append(f"{nn} ({fmt})")
+        for f in c["sources"] if site else ():
+            try:
+                page = open(os.path.join(site, c["folder"], f + ".html"), encoding="utf-8").read()
+            except OSError:
+                lack["pages"].append(f"{nn} {f} (no page)")
+                continue
+            if code_text(page) != open(os.path.join(c["folder"], f), encoding="utf-8").read().rstrip("\n"):
+                lack["pages"].append(f"{nn} {f} (text differs)")
         # The takeaway: a heading of its own, the chapter's last section.
         heads = re.findall(r"<h[3-6][^>]*>(.*?)</h[3-6]>", raw, re.S)
         last = re.sub(r"<[^>]*>", "", heads[-1]).strip() if heads else ""
         if last != "Takeaway" or "Takeaway" not in texts.get(nn, ""):
             lack["takeaway"].append(nn)
-    check(not lack["guide"], "every chapter links the Programming Guide section it follows (PDF and HTML)" +
+    check(not lack["guide"], "every chapter links the section of the guide it follows, by its anchor (PDF and HTML)" +
           (f"; missing in {lack['guide']}" if lack["guide"] else ""))
-    check(not lack["source"], "every chapter links its source folder " +
-          (f"at {home}" if home else "(named: this clone records no published address)") + " (PDF and HTML)" +
+    check(not lack["source"], "every chapter names its source files (PDF) and links their pages (HTML)" +
+          (f" and its folder at {SOURCE_URL}" if SOURCE_URL else "") +
           (f"; missing in {lack['source']}" if lack["source"] else ""))
+    if site:
+        n = sum(len(c["sources"]) for c in written)
+        check(not lack["pages"], f"the HTML edition has a page for each of the chapters' {n} source files, "
+              "holding the file's text" + (f"; missing in {lack['pages']}" if lack["pages"] else ""))
     check(not lack["takeaway"], "every chapter ends with its Takeaway section (PDF and HTML)" +
           (f"; missing in chapters {lack['takeaway']}" if lack["takeaway"] else ""))
 
@@ -283,10 +296,10 @@ def read_urls(txt):
 
 
 def main(argv):
-    if argv[:1] == ["chapters"] and len(argv) == 4:
+    if argv[:1] == ["chapters"] and len(argv) in (4, 5):
         data, pdf = json.load(open(argv[1])), open(argv[2], encoding="utf-8", errors="replace").read()
         dom = read_site(argv[3])[1]
-        check_chapters(data, pdf, read_urls(argv[2]), dom)
+        check_chapters(data, pdf, read_urls(argv[2]), dom, argv[4] if len(argv) == 5 else None)
         check_answers(data, pdf, dom)
         return 1 if failed else 0
     if len(argv) not in (4, 5):
@@ -386,7 +399,7 @@ def main(argv):
     check(len(rows) == 50, f"the guideline index maps all 50 recommendations ({len(rows)})")
     missing = [g["id"] for g in rows if g["id"] not in pdf]
     check(not missing, "every recommendation is in the PDF's appendix" + (f"; missing {missing}" if missing else ""))
-    check_chapters(data, pdf, read_urls(argv[1]), dom)
+    check_chapters(data, pdf, read_urls(argv[1]), dom, argv[3])
     check_answers(data, pdf, dom)
     check_links(pages, argv[3], f"HTML edition's {len(pages)} pages")
     if one_page is not None:

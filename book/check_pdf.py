@@ -112,7 +112,8 @@ MARKER = re.compile(r"^[ +-]?\s*//\s*\[[\w-]+\]\s*$", re.M)
 
 def markers(json_path):
     """No build marker (a line `// [kernel]`, which cuts the listings out of the sources) is
-    printed in a listing or a diff of the assembled book."""
+    printed in a listing or a diff of the assembled book (a source file's page, book/book.lua's
+    .source-files, shows the whole file, markers and all)."""
     doc = json.load(open(json_path, encoding="utf-8"))
     found = []
 
@@ -123,7 +124,7 @@ def markers(json_path):
         elif isinstance(node, dict):
             if node.get("t") == "CodeBlock":
                 found.extend(m.group(0).strip() for m in MARKER.finditer(node["c"][1]))
-            else:
+            elif not (node.get("t") == "Div" and "source-files" in node["c"][0][1]):
                 walk(node.get("c", []))
 
     walk(doc["blocks"])

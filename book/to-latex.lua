@@ -195,6 +195,8 @@ local function Pandoc(doc)
     end
     if b.t == 'Header' and pandoc.utils.stringify(b) == 'Takeaway' then
       runin = b
+    elseif b.t == 'Div' and b.classes:includes('source-files') then
+      -- the source files are pages of the HTML edition; the PDF names their paths (Link below)
     elseif b.t == 'Div' and b.classes:includes('record') then
       local pointer = record_pointer(b)
       if pointer then blocks:insert(pointer) end
@@ -242,4 +244,9 @@ local function Span(sp)
   return out
 end
 
-return {{Pandoc = Pandoc}, {Table = Table}, {Code = Code, Image = Image, CodeBlock = CodeBlock, Span = Span}}
+-- A link to a source file's page of the HTML edition: in print, the file's name after its folder's path.
+local function Link(l)
+  if l.classes:includes('source-link') then return l.content end
+end
+
+return {{Pandoc = Pandoc}, {Table = Table, Link = Link}, {Code = Code, Image = Image, CodeBlock = CodeBlock, Span = Span}}

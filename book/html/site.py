@@ -10,6 +10,8 @@ no writer for an HTML book of several pages, so this script makes one (standard 
   OUT/html/<id>.html        a page per other front-matter section, part introduction, chapter,
                             summary and appendix, named after its section's id; every link into
                             another page rewritten to point there
+  OUT/html/chapters/NN-slug/FILE.html   each source file of a chapter (book/book.lua's .source-file
+                            divs, cut out of the last page), highlighted, outside the reading order
   OUT/html/search.html      the search page; OUT/html/search-index.js its index, one entry per
                             section (loaded as a <script>, so that it works from file://)
   OUT/html/book.css, book.js, charts/   the one style sheet, the one script, the charts (SVG)
@@ -92,6 +94,11 @@ class Page:
     def __init__(self, file, title, html_, kind, part=None, sid=None):
         self.file, self.title, self.html, self.kind, self.part, self.id = file, title, html_, kind, part, sid
         self.children = []  # the chapters of a part, for the contents
+
+
+# A chapter's source file (book/book.lua source_blocks): a paragraph and its listing.
+SOURCE_FILE = re.compile(r'<div id="(src-[^"]*)"\s+class="source-file"\s+data-path="([^"]*)">.*?</pre></div>\s*</div>',
+                         re.S)
 
 
 def cut_pages(body):
@@ -407,16 +414,19 @@ def main(argv):
     site = os.path.join(out, "html")
     shutil.rmtree(site, ignore_errors=True)
     os.makedirs(site)
+    sources = [Page(path + ".html", path, m.group(0), "source", sid=sid) for m, sid, path in
+               ((m, m.group(1), html.unescape(m.group(2))) for m in SOURCE_FILE.finditer(body))]
+    body = re.sub(r'<div class="source-files">\s*</div>', "", SOURCE_FILE.sub("", body))
     pages = cut_pages(body)
     where = {}
-    for p in pages:
+    for p in pages + sources:
         for i in re.findall(r'\bid="([^"]*)"', p.html):
             where.setdefault(html.unescape(i), p)
     images = Images(site)
     single = [title_block.group(0), '<nav id="TOC" class="single-toc" aria-label="Contents">',
               contents(pages, link=lambda p: "#" + (p.id if p.kind != "index" else "title-block-header")),
               "</nav>"]
-    for p in pages:
+    for p in pages + sources:
         single.append(p.html)
     for p in pages:
         p.html = charts(relink(p, where), images)
@@ -434,6 +444,14 @@ def main(argv):
         title = BOOK_TITLE if p.kind == "index" else f"{p.title} · {BOOK_TITLE}"
         with open(os.path.join(site, p.file), "w", encoding="utf-8") as f:
             f.write(page_html(title, lang, "\n".join(main_html), sidebar(pages, p, sections_of(p))))
+
+    for s in sources:  # a page two or more folders down: its links up to the site's top
+        up = "../" * s.file.count("/")
+        doc = page_html(f"{s.title} · {BOOK_TITLE}", lang, f'<h1>{esc(s.title)}</h1>\n{relink(s, where)}',
+                        sidebar(pages, None, ()))
+        os.makedirs(os.path.join(site, os.path.dirname(s.file)), exist_ok=True)
+        with open(os.path.join(site, s.file), "w", encoding="utf-8") as f:
+            f.write(re.sub(r'(\s(?:href|src|action)=")(?![#/]|[a-z]+:)', r"\g<1>" + up, doc))
 
     search_main = ('<h1 id="search">Search</h1>'
                    '<form class="search-page-form" action="search.html" method="get" role="search">'

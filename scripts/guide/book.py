@@ -11,6 +11,9 @@ library, or a configuration such as "optimized[--min-blocks 4]".
   "parts": [{"part": "I", "chapters": ["01"]}, ...],              # TOC order
   "chapters": [{
     "nn": "20", "number": 20, "slug": "matrix-transpose", "part": "III", "guide": "5.3.2",
+    "guide_url": "https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#device-memory-accesses",
+    "guide_heading": "Device Memory Accesses",  # the section's heading (book/guide-anchors.tsv)
+    "sources": ["naive.cu", "optimized.cu", "problem.cu", "problem.h", "evidence.toml"],  # in folder
     "title": "Matrix transpose",           # README heading without "20. "; TOC title if none
     "status": "written" | "in progress" | "planned",
     "folder": "chapters/20-matrix-transpose" | null, "readme": ".../README.md" | null,
@@ -310,14 +313,49 @@ def chapter_evidence(data, c, slug):
                               key=lambda m: (ev.TOOLS.index(m["tool"]), m["metric"]))}
 
 
-def chapter_doc(data, c):
+GUIDE_URL = {"PG": "https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html",
+             "BPG": "https://docs.nvidia.com/cuda/cuda-c-best-practices-guide/index.html"}
+SOURCES = ("naive.cu", "optimized.cu", "library.cu", "problem.cu", "problem.h", "evidence.toml")
+
+
+def guide_anchors(toc):
+    """book/guide-anchors.tsv: nn, anchor, heading -> {nn: (the link to the section of the guide
+    the chapter follows, its heading)}. Every chapter has one; the anchor is its heading's id (as
+    the guide's HTML writes it); a section of the Programming Guide (chapters.tsv's guide column)
+    has one anchor."""
+    path = os.path.join(ROOT, "book", "guide-anchors.tsv")
+    by_nn, urls, seen = {c.nn: c for c in toc}, {}, {}
+    for n, line in enumerate(read_text(path, data_file=False).split("\n"), start=1):
+        if not line or line.startswith("#"):
+            continue
+        where, f = f"{rel(path)}:{n}", line.split("\t")
+        if len(f) != 3 or f[0] not in by_nn or f[0] in urls:
+            raise ResultsError(f"{where}: expected nn, anchor, heading of a chapter of "
+                               "book/chapters.tsv, once each")
+        nn, anchor, head = f
+        if not re.fullmatch(r"#[a-z0-9]+(-[a-z0-9]+)*", anchor) or \
+                anchor[1:] != re.sub(r"[^a-z0-9]+", "-", head.lower()).strip("-"):
+            raise ResultsError(f"{where}: anchor '{anchor}' is not the id of heading '{head}'")
+        guide = by_nn[nn].guide
+        if guide != "BPG" and seen.setdefault(guide, anchor) != anchor:
+            raise ResultsError(f"{where}: section {guide} has two anchors, {seen[guide]} and {anchor}")
+        urls[nn] = (GUIDE_URL["BPG" if guide == "BPG" else "PG"] + anchor, head)
+    lack = [c.nn for c in toc if c.nn not in urls]
+    if lack:
+        raise ResultsError(f"{rel(path)}: no guide section anchor for chapter(s) {', '.join(lack)}")
+    return urls
+
+
+def chapter_doc(data, c, guide=(None, None)):
     doc = {"nn": c.nn, "number": c.number, "slug": c.slug, "part": c.part, "guide": c.guide,
-           "title": c.readme_title(), "status": c.status,
+           "guide_url": guide[0], "guide_heading": guide[1], "title": c.readme_title(), "status": c.status,
            "folder": rel(c.dir) if c.dir else None, "readme": rel(c.readme) if c.readme else None,
            "source_hash": c.hash, "blocks": [], "values": [], "results": [], "sweeps": [],
-           "chart": None, "sweep_chart": None, "evidence": [], "prediction": None, "claims": []}
+           "chart": None, "sweep_chart": None, "evidence": [], "prediction": None, "claims": [],
+           "sources": []}
     if not c.dir:
         return doc
+    doc["sources"] = [f for f in SOURCES if os.path.isfile(os.path.join(c.dir, f))]
     if c.readme:
         text = read_text(c.readme, data_file=False)
         for kind, args, md in render.blocks(data, c, text):
@@ -592,7 +630,8 @@ def stale_list(data):
 
 def book_json(data):
     check_complete(data)
-    chapters = [chapter_doc(data, c) for c in data.toc]
+    urls = guide_anchors(data.toc)
+    chapters = [chapter_doc(data, c, urls[c.nn]) for c in data.toc]
     parts = []
     for c in data.toc:
         if not parts or parts[-1]["part"] != c.part:

@@ -42,7 +42,7 @@ class Tree:
                             ignore=shutil.ignore_patterns("__pycache__", "naive", "optimized",
                                                           "library"))
         os.makedirs(os.path.join(root, "book"))
-        for f in ("chapters.tsv", "guideline-index.tsv"):
+        for f in ("chapters.tsv", "guideline-index.tsv", "guide-anchors.tsv"):
             shutil.copy(os.path.join(REPO, "book", f), os.path.join(root, "book", f))
         shutil.copy(os.path.join(REPO, "README.md"), os.path.join(root, "README.md"))
         self.make_current()

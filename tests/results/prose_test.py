@@ -31,7 +31,7 @@ def copy_tree(root):
                         ignore=shutil.ignore_patterns("__pycache__", "naive", "optimized",
                                                       "library", "*.o"))
     os.makedirs(os.path.join(root, "book"))
-    for f in ("chapters.tsv", "guideline-index.tsv"):
+    for f in ("chapters.tsv", "guideline-index.tsv", "guide-anchors.tsv"):
         shutil.copy(os.path.join(REPO, "book", f), os.path.join(root, "book", f))
 
 

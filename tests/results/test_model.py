@@ -74,7 +74,7 @@ class Tree:
         # A chapter's shared sources (chapter 20's problem) are part of its hash.
         shutil.copytree(os.path.join(REPO, "common"), os.path.join(root, "common"))
         os.makedirs(os.path.join(root, "book"))
-        for f in ("chapters.tsv", "guideline-index.tsv"):
+        for f in ("chapters.tsv", "guideline-index.tsv", "guide-anchors.tsv"):
             shutil.copy(os.path.join(REPO, "book", f), os.path.join(root, "book", f))
         src = os.path.join(REPO, "chapters", CHAPTER)
         self.chapter = os.path.join(root, "chapters", CHAPTER)
