@@ -35,11 +35,11 @@ def write(path, header, rows):
         w.writerows(rows)
 
 
-def planted_tree(folder, gpu, times=None, roofs=None, host=None):
+def planted_tree(folder, gpu, times=None, roofs=None, host=None, roof_chapters=None):
     """results/ with the reference GPUs' files and a copy of the H100's as GPU gpu, planted:
     times {(chapter, variant): factor} on the timed figures (the rate the other way), roofs
-    {roof name: factor}, host {(chapter, metric): factor} on its default configurations'
-    evidence."""
+    {roof name: factor} (in the rows of roof_chapters only, where given), host {(chapter,
+    metric): factor} on its default configurations' evidence."""
     os.makedirs(os.path.join(folder, "evidence"))
     for f in os.listdir(os.path.join(tm.REPO, "results")):
         if f.endswith(".csv"):
@@ -56,6 +56,8 @@ def planted_tree(folder, gpu, times=None, roofs=None, host=None):
         if r[h("rate")]:
             r[h("rate")] = f"{float(r[h('rate')]) / t:.1f}"
         k = (roofs or {}).get(r[h("roof_name")], 1.0)
+        if roof_chapters and int(r[0]) not in roof_chapters:
+            k = 1.0
         if r[h("roof")]:
             r[h("roof")] = f"{float(r[h('roof')]) * k:.1f}"
             r[h("pct_roof")] = f"{100 * float(r[h('rate')]) / float(r[h('roof')]):.1f}"
@@ -124,6 +126,14 @@ def test_analysis(tmp):
         tm.check(f"a slow link: chapter {nn} explained by the link-h2d roof (0.50x)",
                  any(l.startswith("explained by link-h2d roof") and "(0.50x)" in l for l in lines)
                  and not any("unexplained" in l or "host:" in l for l in lines), "\n".join(lines))
+
+    # The link slow while chapter 13 ran alone: its own rows' roof, not the file's, is its figure.
+    found, out = analysis(tmp, "slow-link-once", "Test GPU slow link once",
+                          times={(13, "optimized"): 1.6}, roofs={"link-h2d": 0.5}, roof_chapters={13})
+    lines = against_h100(found).get("13", [])
+    tm.check("a link slow during chapter 13 alone: explained by the roof its own rows measured",
+             sorted(against_h100(found)) == ["13"] and lines
+             and lines[0].startswith("explained by link-h2d roof"), out)
 
     # A slow host: one core packs at half the rate; chapter 12's optimized program packs.
     found, out = analysis(tmp, "slow-host", "Test GPU slow host", times={(12, "optimized"): 2.0},
