@@ -160,6 +160,8 @@ else
         else bad "tests/planted/planted.cu (PLANT=$n) does not build"; tail -n 20 "$log"; fi
     done
     [ $planted -eq 8 ] && ok "planted-bug programs build"
+    mk build/doctor-roofs >"$log" 2>&1 && ok "make doctor's scripts/doctor-roofs.cu builds" \
+        || { bad "scripts/doctor-roofs.cu does not build"; tail -n 20 "$log"; }
     for n in 1 2; do
         mk "build/tests/softmax-max$n-naive" >"$log" 2>&1 && ok "chapter 04 with a planted row maximum ($n) builds" \
             || { bad "chapter 04 with PLANT_MAX=$n does not build"; tail -n 20 "$log"; }
