@@ -55,7 +55,7 @@ LIBCOMMON    := $(BUILD)/libcommon.a
 # Objects are intermediates of the programs; keep them so a rebuild compiles only what changed.
 .SECONDARY:
 .DELETE_ON_ERROR:
-.PHONY: all help test unit results evidence sanitize compare readme deps clean print-arch print-nvcc FORCE
+.PHONY: all help test unit results evidence sanitize compare doctor readme deps clean print-arch print-nvcc FORCE
 .DEFAULT_GOAL := help
 
 help:
@@ -69,6 +69,9 @@ help:
 	@echo "                      results/evidence/<gpu>.csv (needs a GPU and ncu)"
 	@echo "  make compare        this GPU's results next to each reference GPU's, every chapter"
 	@echo "                      (after make results; GPU=NAME compares another results file)"
+	@echo "  make doctor         what moves the numbers here: GPU state, clocks, host link, driver,"
+	@echo "                      CPU, roofs measured beside the reference GPUs', and the figure behind"
+	@echo "                      each chapter of your results that differs (needs a GPU; under a minute)"
 	@echo "  make readme         regenerate the generated blocks of every chapter README"
 	@echo "  make test           host unit tests, warnings-as-errors build, CLI and no-GPU checks,"
 	@echo "                      results staleness, the book; on a GPU every chapter at small and odd"
@@ -88,7 +91,7 @@ help:
 	@echo "             its bin/ (now: nvcc = $(NVCC))"
 	@echo "  CHAPTERS   chapter numbers for results, evidence, sanitize and the GPU part of test: CHAPTERS=\"20 13\""
 	@echo "  ARGS       options for chapter-NN and profile-NN programs: ARGS=\"--size 4096\""
-	@echo "  GPU        make compare: whose results are yours (default: this machine's GPU)"
+	@echo "  GPU        make compare, make doctor: whose results are yours (default: this machine's GPU)"
 	@echo "  WERROR     1: warnings are errors (make test and CI set it)"
 	@echo "  CFLAGS     gcc's flags for the host C of common/"
 	@echo "  TEST_JOBS  programs make test and make sanitize run side by side (default: one per core)"
@@ -197,6 +200,12 @@ $(BUILD)/tests/roofs: tests/roofs/roofs.cu $(LIBCOMMON) $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCCFLAGS) $(GENCODE) $(WARN) -Icommon $< $(LIBCOMMON) -o $@ $(if $(CUDA_LIB),-Xlinker -rpath=$(CUDA_LIB))
 
+# make doctor's measurements (scripts/doctor-roofs.cu): the roofs, the SM clock under load, one
+# core's memcpy.
+$(BUILD)/doctor-roofs: scripts/doctor-roofs.cu $(LIBCOMMON) $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(NVCC) $(NVCCFLAGS) $(GENCODE) $(WARN) -Xcompiler $(OPENMP) -Icommon $< $(LIBCOMMON) -o $@ $(if $(CUDA_LIB),-Xlinker -rpath=$(CUDA_LIB))
+
 -include $(wildcard $(BUILD)/*/*.d)
 
 # --- Run ----------------------------------------------------------------------------------------
@@ -248,6 +257,15 @@ sanitize:
 compare: export GUIDE_GPU = $(GPU)
 compare:
 	@python3 scripts/results.py compare $${GUIDE_GPU:+--gpu "$$GUIDE_GPU"}
+
+# What moves the numbers here (scripts/guide/doctor.py): the GPU's state through nvidia-smi's
+# queries and the roofs measured (build/doctor-roofs), then the figure behind each chapter of this
+# GPU's results (GPU: another file's) that differs from a reference GPU's. It changes no setting.
+doctor: export GUIDE_GPU = $(GPU)
+doctor:
+	@$(need_gpu)
+	+@$(MAKE) --no-print-directory $(BUILD)/doctor-roofs
+	@python3 scripts/results.py doctor --roofs $(BUILD)/doctor-roofs $${GUIDE_GPU:+--gpu "$$GUIDE_GPU"}
 
 readme:
 	@python3 scripts/results.py readme $(CHAPTER_DIRS)

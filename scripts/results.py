@@ -35,9 +35,18 @@
     results.py compare [--gpu NAME]     `make compare`: every chapter, this GPU (nvidia-smi's,
                                         or NAME: a GPU name or a unique part of a results
                                         file's name) next to each reference GPU
+    results.py doctor [--roofs PROGRAM] [--gpu NAME]
+                                        `make doctor`: with --roofs, this machine's GPU state
+                                        (nvidia-smi's queries) and roofs (PROGRAM: build/
+                                        doctor-roofs) beside each results file's; then each
+                                        chapter of NAME's results (default: this GPU's) more
+                                        than 1.25x apart from a reference GPU, with the figure
+                                        that moved (scripts/guide/doctor.py); exit 3 without
+                                        a GPU
 
 Every command takes --results-dir DIR (default: results/). Exit status: 0 fine, 1 a fault
-in the data (one line naming file, line and column), 2 a bad command line.
+in the data (one line naming file, line and column), 2 a bad command line, 3 no GPU
+(doctor --roofs).
 Standard library only, Python 3.11+."""
 
 import json
@@ -47,6 +56,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from guide import compare                                           # noqa: E402
+from guide import doctor                                            # noqa: E402
 from guide import evidence as ev                                    # noqa: E402
 from guide import history                                           # noqa: E402
 from guide import loops                                             # noqa: E402
@@ -419,6 +429,22 @@ def cmd_compare(args, results_dir):
     return 0
 
 
+def cmd_doctor(args, results_dir):
+    opts, rest = {}, list(args)
+    while rest:
+        if rest[0] not in ("--gpu", "--roofs") or len(rest) < 2 or not rest[1] or rest[0] in opts:
+            raise Usage("doctor takes --roofs PROGRAM and --gpu NAME, each at most once")
+        opts[rest[0]] = rest[1]
+        del rest[:2]
+    data = Data(results_dir)
+    try:
+        print("\n".join(doctor.doctor_lines(data, opts.get("--gpu"), opts.get("--roofs"))))
+    except doctor.NoGPU:
+        print(doctor.NO_GPU, file=sys.stderr)
+        return 3
+    return 0
+
+
 def cmd_loops(args, results_dir):
     if args:
         raise Usage("loops takes only --results-dir DIR")
@@ -442,7 +468,7 @@ def cmd_record_loop(args, results_dir):
 
 COMMANDS = {"columns": cmd_columns, "table": cmd_table, "merge": cmd_merge, "merge-evidence": cmd_merge_evidence, "stale": cmd_stale,
             "claims": cmd_claims, "readme": cmd_readme, "prose": cmd_prose, "book-json": cmd_book_json,
-            "compare-chapter": cmd_compare_chapter, "compare": cmd_compare,
+            "compare-chapter": cmd_compare_chapter, "compare": cmd_compare, "doctor": cmd_doctor,
             "run-times": cmd_run_times, "pick-round": cmd_pick_round, "loops": cmd_loops, "record-loop": cmd_record_loop}
 
 

@@ -94,7 +94,7 @@ rm -rf "$tmp/r" "$tmp/book"
 mkdir -p "$tmp/no-gpu"
 printf '#!/bin/sh\necho "NVIDIA-SMI has failed" >&2\nexit 9\n' >"$tmp/no-gpu/nvidia-smi"
 chmod +x "$tmp/no-gpu/nvidia-smi"
-for goal in results evidence sanitize profile-20 chapter-20; do
+for goal in results evidence sanitize profile-20 chapter-20 doctor; do
     PATH="$tmp/no-gpu:$PATH" make --no-print-directory "$goal" >"$log" 2>&1; rc=$?
     if [ $rc -ne 0 ] && grep -q "^error: make $goal needs a CUDA GPU" "$log" \
         && ! grep -qE '(nvcc|gcc) .* -c ' "$log"; then
@@ -114,7 +114,7 @@ make --no-print-directory NVCC=/no/such/nvcc build/libcommon.a >"$log" 2>&1; rc=
     && ok "an nvcc that is not there: one line, nothing built" || { bad "missing nvcc: exit $rc"; head -n 3 "$log"; }
 make --no-print-directory help >"$log" 2>&1
 missing=
-for word in ARCH NVCCFLAGS CUDA_HOME CHAPTERS ARGS WERROR chapter-NN results evidence sanitize test; do
+for word in ARCH NVCCFLAGS CUDA_HOME CHAPTERS ARGS WERROR chapter-NN results evidence sanitize doctor test; do
     grep -q "$word" "$log" || missing="$missing $word"
 done
 [ -z "$missing" ] && ok "make help lists the targets and the variables" || bad "make help does not mention$missing"
@@ -160,6 +160,8 @@ else
         else bad "tests/planted/planted.cu (PLANT=$n) does not build"; tail -n 20 "$log"; fi
     done
     [ $planted -eq 8 ] && ok "planted-bug programs build"
+    mk build/doctor-roofs >"$log" 2>&1 && ok "make doctor's scripts/doctor-roofs.cu builds" \
+        || { bad "scripts/doctor-roofs.cu does not build"; tail -n 20 "$log"; }
     for n in 1 2; do
         mk "build/tests/softmax-max$n-naive" >"$log" 2>&1 && ok "chapter 04 with a planted row maximum ($n) builds" \
             || { bad "chapter 04 with PLANT_MAX=$n does not build"; tail -n 20 "$log"; }

@@ -82,6 +82,8 @@ suites=(
     "python3 tests/results/validate_test.py"
     # Your GPU beside the reference GPUs: make chapter-NN's block, make compare, the runtime block.
     "python3 tests/results/compare_test.py"
+    # make doctor: planted slow link, slow host and unexplained copies; fake nvidia-smi, no GPU.
+    "python3 tests/results/doctor_test.py"
     # make results without a GPU: a program refused for size is skipped; progress on a terminal.
     "tests/results/measure_test.sh"
     # The evidence producer's parsers (ncu, ptxas, cuobjdump, host lines) and merge-evidence.
