@@ -1167,11 +1167,23 @@ end
 local function same_value(a, b) return a == b or (tonumber(a) and tonumber(a) == tonumber(b)) end
 local function instructor_blocks()
   local out, unmeasured = pandoc.List(), {}
-  out:extend(md_blocks('The answers to the exercises that turn a knob, from the measurements at the setting each asks ' ..
+  out:extend(md_blocks('For each chapter: what a student can do after its lab, how long the lab takes, and an answer to ' ..
+    'every exercise (the chapter\'s answers.md, its measured figures filled in by `make readme` from the results and ' ..
+    'evidence files). Then the exercises that turn a knob, from the measurements at the setting each asks ' ..
     'for: every program\'s median time on each GPU measured, and the optimized program\'s speedup over the naive one. ' ..
     'They come from the same results files as the chapters (the sweep rows, or the default run), never typed.'))
   for _, c in ipairs(DATA.chapters) do
     local readme = c.status == 'written' and read_file(c.readme) or ''
+    -- The chapter's answers.md: its title goes (the line below names the chapter), and so do the
+    -- markers around its inline values (their text stays).
+    local answers = c.status == 'written' and c.folder and read_file(c.folder .. '/answers.md')
+    if answers then
+      answers = answers:gsub('<!%-%-.-%-%->', '')
+      answers = answers:gsub('^#[^\n]*\n', '')
+      answers = answers:gsub('\n## Answers\n', '\n')
+      out:extend(md_blocks('**Chapter ' .. c.number .. ' (' .. chapter_ref(c.nn) .. ').**'))
+      out:extend(md_blocks(answers))
+    end
     local ex = readme:match('\n## Exercises\n(.-)\n## ') or readme:match('\n## Exercises\n(.*)$') or ''
     -- the measured settings: {gpu short, knobs map, {variant -> median}}
     local runs = {}

@@ -49,6 +49,7 @@ in the data (one line naming file, line and column), 2 a bad command line, 3 no 
 (doctor --roofs).
 Standard library only, Python 3.11+."""
 
+import copy
 import json
 import os
 import sys
@@ -317,6 +318,14 @@ def cmd_readme(args, results_dir):
     bad, writes = 0, []
     jobs = [(os.path.join(ROOT, "README.md"), None)] + [(c.readme or os.path.join(c.dir, "README.md"), c)
                                                         for c in chapters]
+    # Each chapter's answers to its exercises (scripts/guide/prose.py ANSWERS) carry inline values
+    # and claim citations as its README does.
+    for c in chapters:
+        answers = os.path.join(c.dir, prose.ANSWERS)
+        if os.path.isfile(answers):
+            shown = copy.copy(c)
+            shown.readme = answers
+            jobs.append((answers, shown))
     for path, c in jobs:
         if not os.path.isfile(path):
             if c is not None:
@@ -371,6 +380,13 @@ def cmd_prose(args, results_dir):
             continue
         text = read_text(c.readme, data_file=False)
         found = prose.check_chapter(data, c, text)
+        answers = os.path.join(c.dir, prose.ANSWERS)
+        if os.path.isfile(answers):
+            found += prose.check_answers(data, c, text, read_text(answers, data_file=False),
+                                         answers)
+        else:
+            found.append(f"{rel(c.dir)}: no {prose.ANSWERS}: the answers to the chapter's "
+                         "exercises, its objectives and its lab time, for the instructor")
         print(f"{rel(c.readme)}: {prose.word_count(text)} words, "
               f"{len(found)} finding(s)")
         for f in found:

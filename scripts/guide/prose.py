@@ -19,6 +19,8 @@ A chapter README is hand-written prose around generated blocks. The numbers come
 
 Each rule reports 'README:line: why' through ProseError; check_chapter returns all of them."""
 
+import copy
+import os
 import re
 
 from . import evidence as ev
@@ -225,6 +227,37 @@ def check_literals(data, c, text):
                            f"{m.group(1)} --> carries {num} as a literal: a derived figure reads "
                            "the recorded size and knobs (record:size, result:size, knob:NAME)")
     return out
+
+
+ANSWERS = "answers.md"   # a chapter's answers to its exercises, for the instructor (appendix D)
+
+
+def exercise_numbers(text):
+    """The numbers of the items of a README's '## Exercises' section (or an answers file's
+    '## Answers'), in order."""
+    for head, start, end in sections(text):
+        if head.lower() in ("exercises", "answers"):
+            return [int(n) for n in re.findall(r"^(\d+)\.\s", text[start:end], re.M)]
+    return []
+
+
+def check_answers(data, c, readme, text, path):
+    """answers.md: the objectives and the lab's time, an answer for every exercise of the
+    README and no other, and the README's rules for what the data own (no typed verdict,
+    range or literal size, claims cited as they are)."""
+    out = []
+    if not re.search(r"^\*\*Objectives\.\*\*\s+\S", text, re.M):
+        out.append(f"{path}: no '**Objectives.**' paragraph: what a student can do after the lab")
+    if not re.search(r"^\*\*Lab time:\*\*\s+\S", text, re.M):
+        out.append(f"{path}: no '**Lab time:**' line: how long the lab takes")
+    want, got = exercise_numbers(readme), exercise_numbers(text)
+    if want != got:
+        out.append(f"{path}: answers {got or 'none'} for the README's exercises {want}: one "
+                   "answer per exercise, numbered as the README numbers them")
+    shown = copy.copy(c)                  # the same chapter, its messages naming answers.md
+    shown.readme = path
+    return (out + check_literals(data, shown, text) + check_citations(data, shown, text)
+            + check_typed(shown, text))
 
 
 def check_chapter(data, c, text):
