@@ -105,6 +105,31 @@ def main():
                 f.write(toml_text)
         with open(readme, "w") as f:
             f.write(original)
+        # answers.md (the instructor's): an answer per exercise, objectives and the lab's time.
+        answers = os.path.join(root, CHAPTER, "answers.md")
+        kept = open(answers).read() if os.path.isfile(answers) else None
+        head = "# Chapter 01: for the instructor\n\n"
+        good_head = head + "**Objectives.** Count bytes.\n\n**Lab time:** about 45 minutes.\n\n"
+        for name, text, expect in (
+                ("an exercise without its answer", good_head + "## Answers\n\n1. One.\n",
+                 "one answer per exercise"),
+                ("answers without objectives", head + "**Lab time:** about 45 minutes.\n\n"
+                 "## Answers\n\n1. One.\n", "no '**Objectives.**'"),
+                ("answers without the lab's time", head + "**Objectives.** Count bytes.\n\n"
+                 "## Answers\n\n1. One.\n", "no '**Lab time:**'"),
+                ("a typed verdict in the answers", good_head + "## Answers\n\n1. The "
+                 "prediction held on both GPUs.\n", "a verdict typed")):
+            with open(answers, "w") as f:
+                f.write(text)
+            rc, found, out = prose(root)
+            new = [f for f in (findings_without_lines(found) - base).elements() if expect in f]
+            check(f"prose rule: {name} is found, exit 1", rc == 1 and len(new) >= 1,
+                  f"exit {rc}; new findings {sorted((findings_without_lines(found) - base).elements())}")
+        if kept is None:
+            os.remove(answers)
+        else:
+            with open(answers, "w") as f:
+                f.write(kept)
         # The citation renders the verdict in words, where the reader sees it.
         with open(toml, "w") as f:
             f.write(toml_text.replace("naive >= 2.5 * optimized", "naive >= 250 * optimized"))
