@@ -1181,7 +1181,7 @@ local function instructor_blocks()
       answers = answers:gsub('<!%-%-.-%-%->', '')
       answers = answers:gsub('^#[^\n]*\n', '')
       answers = answers:gsub('\n## Answers\n', '\n')
-      out:extend(md_blocks('**Chapter ' .. c.number .. ' (' .. chapter_ref(c.nn) .. ').**'))
+      out:extend(md_blocks('**' .. chapter_ref(c.nn) .. '.**'))
       out:extend(md_blocks(answers))
     end
     local ex = readme:match('\n## Exercises\n(.-)\n## ') or readme:match('\n## Exercises\n(.*)$') or ''
