@@ -1182,7 +1182,10 @@ local function instructor_blocks()
       answers = answers:gsub('^#[^\n]*\n', '')
       answers = answers:gsub('\n## Answers\n', '\n')
       out:extend(md_blocks('**' .. chapter_ref(c.nn) .. '.**'))
-      out:extend(md_blocks(answers))
+      -- Read as the READMEs are, with their units (×) and exponents (superscripts).
+      local div = pandoc.Div(pandoc.read(answers, 'gfm+tex_math_dollars+smart').blocks)
+      div = pandoc.walk_block(pandoc.walk_block(div, {Inlines = units}), {Str = function(s) return superscripts(s) end})
+      out:extend(div.content)
     end
     local ex = readme:match('\n## Exercises\n(.-)\n## ') or readme:match('\n## Exercises\n(.*)$') or ''
     -- the measured settings: {gpu short, knobs map, {variant -> median}}

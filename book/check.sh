@@ -154,7 +154,7 @@ local a=$CHK/planted-answers
 mkdir -p "$a/dom" && cp "$CHK"/dom/*.html "$a/dom/" && python3 - "$CHK/book.txt" "$a" <<'PY'
 import glob, re, sys
 t = open(sys.argv[1], encoding="utf-8").read()
-i = t.rfind("Appendix D. The exercises")
+i = t.rfind("Appendix D. For the instructor")
 open(sys.argv[2] + "/book.txt", "w", encoding="utf-8").write(t[:i + 400])
 for f in glob.glob(sys.argv[2] + "/dom/*.html"):
     s = open(f, encoding="utf-8").read()

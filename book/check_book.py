@@ -274,7 +274,7 @@ def exercise_answers(data):
 def check_answers(data, pdf, dom):
     """Appendix D answers every exercise that asks for a measured setting, in both editions."""
     expected = exercise_answers(data)
-    for fmt, text in (("PDF", pdf[pdf.rfind("Appendix D. The exercises"):] if "Appendix D. The exercises" in pdf else ""),
+    for fmt, text in (("PDF", pdf[pdf.rfind("Appendix D. For the instructor"):] if "Appendix D. For the instructor" in pdf else ""),
                       ("HTML", html.unescape(re.sub(r"<[^>]*>", " ", dom[dom.find('id="instructor"'):]))
                        if 'id="instructor"' in dom else "")):
         flat = squeeze(text).replace("-", "")
