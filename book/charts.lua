@@ -29,13 +29,13 @@ local render_one
 -- chart fits a 390-px phone's column whole, its text at 11 px or more.
 local PHONE_W = 340
 local function phone_height(h, w) return math.floor(math.max(h * 0.9, h * w / PHONE_W * 0.55)) end
-local function render_chart(name, script, height, width, phone_script)
+local function render_chart(name, script, height, width, phone_script, phone_h)
   local h, w = height or 340, width or 680
   local phone = (phone_script or script):gsub("font ',10'", "font ',11'"):gsub("font ',9'", "font ',11'")
     :gsub("set key outside top center horizontal\n", "set key outside top center horizontal maxcols 2\n")
     :gsub("set key at screen 0.5,0.995 center top horizontal\nset tmargin 2.5", "set key at screen 0.5,0.995 center top horizontal maxcols 2\nset tmargin 3.5")
     :gsub("maxrows 2 width %-2", "maxcols 2 width -2")
-  render_one(name .. '-phone', phone, phone_height(h, w), PHONE_W, 11)
+  render_one(name .. '-phone', phone, phone_h or phone_height(h, w), PHONE_W, 11)
   return render_one(name, script, h, w, 12)
 end
 function render_one(name, script, height, width, font)
@@ -209,27 +209,46 @@ local function sweep_chart(nn, sc)
   local pad = (xmax - xmin) * 0.03
   local integers = true
   for _, g in ipairs(sc.series) do for _, p in ipairs(g.points) do integers = integers and p[1] == math.floor(p[1]) end end
-  local xset
+  local xset, phone_xset
   if log2 then
     local t = {}
     for x in pairs(xs) do t[#t + 1] = x end
     table.sort(t)
-    for k, x in ipairs(t) do t[k] = string.format("'%g' %.6g", x, x) end
-    xset = 'set logscale x 2\nset xtics (' .. table.concat(t, ', ') .. ')\n' ..
-      string.format('set xrange [%.6g:%.6g]\n', xmin / 1.25, xmax * 1.25)
+    -- A tick at every knob value; a label only where it clears the next one kept to its right
+    -- (from the largest down), by the plot's width in the canvas of W units (about W - 110 of
+    -- them: the axis labels take the rest), so that labels never run together ("2432404864").
+    local lo, hi = math.log(xmin / 1.25, 2), math.log(xmax * 1.25, 2)
+    local function tics(W, font)
+      local per, out, kept = (W - 110) / (hi - lo), {}, nil
+      for k = #t, 1, -1 do
+        local x = t[k]
+        local pos, w = math.log(x, 2) * per, #string.format('%g', x) * 0.62 * font
+        if not kept or kept.pos - pos >= (kept.w + w) / 2 + 0.6 * font then
+          out[k] = string.format("'%g' %.6g", x, x)
+          kept = {pos = pos, w = w}
+        else
+          out[k] = string.format("'' %.6g", x)
+        end
+      end
+      return 'set logscale x 2\nset xtics (' .. table.concat(out, ', ') .. ')\n' ..
+        string.format('set xrange [%.6g:%.6g]\n', xmin / 1.25, xmax * 1.25)
+    end
+    xset, phone_xset = tics(680, 12), tics(PHONE_W, 11)
   elseif category then
     xset = 'set xtics 1\n' .. string.format('set xrange [%.6g:%.6g]\n', xmin - 0.6, xmax + 0.6)
   else
     xset = ((integers and xmax - xmin <= 16) and 'set xtics 1\n' or '') ..
       string.format('set xrange [%.6g:%.6g]\n', math.max(0, xmin - pad), xmax + pad)
   end
-  local setup = xset .. "set key outside top center horizontal maxcols 2\nset grid xtics ytics lc rgb '#e3e3e3' lt 1\nset xtics scale 1\n" ..
+  -- Key samples 3 characters long: at 1.5 a dashed roof's sample ends mid-dash and reads as cut.
+  local setup = xset .. "set key samplen 3\nset key outside top center horizontal maxcols 2\nset grid xtics ytics lc rgb '#e3e3e3' lt 1\nset xtics scale 1\n" ..
     'set ylabel ' .. gq(sc.axis) .. '\nset xlabel ' .. gq('--' .. sc.knob .. (log2 and ' (log scale)' or category and ' (a choice, not a quantity)' or '')) .. '\n' ..
     string.format('set yrange [0:%.6g]\n', ymax > 0 and ymax * 1.08 or 1)
   local height = 340 + 18 * math.max(0, math.ceil((#sc.series + #roofs) / 2) - 2)
   local script = STYLE .. table.concat(data, '\n') .. '\n' .. setup .. 'plot ' .. table.concat(plot, ', \\\n     ') .. '\n'
-  -- On a phone, a key with a "same as" note is one entry a line.
-  local phone = shifted > 0 and script:gsub('horizontal maxcols 2', 'horizontal maxcols 1') or nil
+  -- On a phone, a key with a "same as" note is one entry a line; log ticks are thinned for its width.
+  local phone = phone_xset and script:gsub(xset:gsub('%p', '%%%0'), (phone_xset:gsub('%%', '%%%%'))) or nil
+  if shifted > 0 then phone = (phone or script):gsub('horizontal maxcols 2', 'horizontal maxcols 1') end
   return render_chart('ch' .. nn .. '-sweep', script, height, nil, phone), drawn
 end
 
@@ -607,6 +626,9 @@ local function own_roofs_chart(gpus, rows)
     string.format('set xrange [%.6g:%.6g]\nset yrange [0.4:%.1f]\n', lo / 2, hi * 2, n + 0.6)
   local body = table.concat(data, '\n') .. '\nplot ' .. table.concat(plot, ', \\\n     ') .. '\n'
   local short = setup:gsub("set ytics scale 0 font ',11' %b()", function() return "set ytics scale 0 font ',11' (" .. table.concat(yshort, ', ') .. ")" end)
+  -- On a phone the key is an entry a line (render_chart): four lines, and the roof's label under
+  -- them, need a taller top margin than two, or the key covers the first rows and that label.
+  short = short:gsub('set tmargin 3%.5', 'set tmargin ' .. (#gpus * 2 + 2.5))
   return render_chart('own-roofs', setup .. body, 130 + 18 * n, 640, short .. body), drawn
 end
 
@@ -697,7 +719,11 @@ local function divergence_diagram(nn, programs)
       "plot $d" .. k .. " using 1:2:($1-0.42):($1+0.42):($2-0.35):($2+0.35) with boxxyerror fs solid 1.0 noborder fc rgb " ..
       gq(row > 2 and '#d1603d' or '#2a6fb0') .. '\n'
   end
-  return render_chart('ch' .. nn .. '-divergence', script .. 'unset multiplot\n', 300, 680), drawn
+  -- On a phone the panels are stacked, each the column's width: side by side, a panel's title
+  -- runs past the canvas and its lane ticks run together ("0816 24").
+  script = script .. 'unset multiplot\n'
+  local phone = script:gsub('set multiplot layout 1,' .. #programs, 'set multiplot layout ' .. #programs .. ',1')
+  return render_chart('ch' .. nn .. '-divergence', script, 300, 680, phone, 250 * #programs), drawn
 end
 
 -- Traffic: the bytes each element moves through DRAM, kernel by kernel, for each program: a row
