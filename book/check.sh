@@ -363,6 +363,29 @@ for f in figs:
         if r["program"] == "naive": r["warps"] += 1
 json.dump(figs, open(sys.argv[2], "w"))' "$OUT/figures.json" "$CHK/figures-occupancy.json" &&
     planted_pdf "an occupancy API answer one warp off the picture" diagrams "$CHK/figures-occupancy.json"
+# Planted: the pictures as they were drawn before they were made legible: the resident warps one
+# dark line whatever limit binds (Figure 10.1), a float a lane reads 1 unit wide (Figure 15.1).
+python3 -c 'import json, re, sys
+figs = json.load(open(sys.argv[1]))
+def narrow(m):
+    xs = [float(v) for v in re.findall(r"[-\d.]+", m.group(2))][0::2]
+    return m.group(1) + " ".join(f"{x:.2f},0" for x in (min(xs), min(xs) + 1, min(xs) + 1, min(xs))) + "\x27"
+for f in figs:
+    svg = open(f["svg"], encoding="utf-8").read()
+    if f["svg"].endswith("-occupancy.svg"):
+        svg = re.sub(r"<path stroke=\x27rgb\([^)]*\)\x27(\s+d=\x27(?:[^\x27L]*L){4})", "<path stroke=\x27rgb(34, 34, 34)\x27\\1", svg)
+    elif f["svg"].endswith("-sectors.svg"):
+        svg = re.sub(r"(<polygon fill = \x27rgb\(\s*42,\s*111,\s*176\)\x27 points = \x27)([^\x27]*)\x27", narrow, svg)
+    else:
+        continue
+    f["svg"] = sys.argv[3] + "/" + f["svg"].rsplit("/", 1)[1]
+    open(f["svg"], "w", encoding="utf-8").write(svg)
+json.dump(figs, open(sys.argv[2], "w"))' "$OUT/figures.json" "$CHK/figures-illegible.json" "$CHK" &&
+    { planted_pdf "an occupancy curve in one colour whatever limit binds" diagrams "$CHK/figures-illegible.json"
+      grep -q "ch10-occupancy.svg): what it teaches is legible.*binds\" is not on the curve" "$CHK/planted-diagrams.log" &&
+      grep -q "ch15-sectors.svg): what it teaches is legible.*a float a lane reads is 1.00 units" "$CHK/planted-diagrams.log" &&
+      pass "the legibility check names both planted pictures (Figures 10.1 and 15.1)" ||
+      fail "the legibility check does not name both planted pictures; see $CHK/planted-diagrams.log"; }
 # Planted: the book without its one picture of Part V (chapter 36's timeline).
 python3 -c 'import json, sys
 json.dump([f for f in json.load(open(sys.argv[1])) if "-timeline" not in f["svg"]], open(sys.argv[2], "w"))' \
