@@ -791,10 +791,10 @@ local function occupancy_diagram(nn, curves, marks, max_warps)
     plot[#plot + 1] = string.format("$c%d using 1:2 with steps lw 1.5 dt 2 lc rgb '%s' title %s", k,
       colors[(k - 1) % #colors + 1], gq(curves[k][1]))
   end
-  local segs, bound = {}, {}
+  local segs, bound, order = {}, {}, {}
   for i, w in ipairs(resident) do -- steps: across at this size's warps, then up or down to the next
     local k = binds(i)
-    bound[k] = true
+    if not bound[k] then bound[k] = true; order[#order + 1] = k end -- in the order they bind, smallest block first
     local x0, x1 = 32 * i, 32 * math.min(i + 1, #resident)
     segs[#segs + 1] = string.format('%d %d %d 0 %d', x0, w, x1 - x0, rgb_int(dark[k]))
     if resident[i + 1] then segs[#segs + 1] = string.format('%d %d 0 %d %d', x1, w, resident[i + 1] - w, rgb_int(dark[binds(i + 1)])) end
@@ -802,12 +802,10 @@ local function occupancy_diagram(nn, curves, marks, max_warps)
   data[#data + 1] = '$r << EOD\n' .. table.concat(segs, '\n') .. '\nEOD'
   plot[#plot + 1] = '$r using 1:2:3:4:5 with vectors nohead lw 2.5 lc rgb variable notitle'
   local m, drawn = {}, {marks = {}, binds = {}}
-  for k = 1, limits do
-    if bound[k] then
-      drawn.binds[#drawn.binds + 1] = curves[k][1]
-      plot[#plot + 1] = string.format("keyentry with lines lw 2.5 lc rgb '%s' title %s", dark[k],
-        gq('resident: ' .. curves[k][1]:gsub(' limit$', '') .. ' binds'))
-    end
+  for _, k in ipairs(order) do
+    drawn.binds[#drawn.binds + 1] = curves[k][1]
+    plot[#plot + 1] = string.format("keyentry with lines lw 2.5 lc rgb '%s' title %s", dark[k],
+      gq('resident: ' .. curves[k][1]:gsub(' limit$', '') .. ' binds'))
   end
   for k, mk in ipairs(marks) do -- each program's block a point, named in the key
     m[#m + 1] = string.format('$m%d << EOD\n%d %d\nEOD', k, mk[2], mk[3])
