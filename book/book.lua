@@ -740,7 +740,8 @@ local DIAGRAMS = {
       regs .. ' registers per thread, a table of ' .. smem // 1024 .. ' KB in shared memory per block plus the ' .. rules.reserved // 1024 ..
       ' KB the system keeps), by the occupancy rules of compute capability ' .. cc .. ': naive\'s ' .. block .. ' threads hold ' ..
       marks[1][3] .. ' warps, the API\'s choice of ' .. best_t .. ' threads ' .. best .. ' warps. Computed from the kernel\'s resources, ' ..
-      'not drawn by hand; the book\'s check compares it with what the occupancy API returned on each GPU (the record in appendix C).', svg, drawn)
+      'not drawn by hand. The thick line takes the colour of the limit that binds (the ' .. table.concat(drawn.binds, ', then the ') .. '); ' ..
+      'the book\'s check compares it with what the occupancy API returned on each GPU (the full record: the evidence appendix of the PDF, the collapsed section at the end of this chapter in the HTML).', svg, drawn)
   end,
   ['32'] = function(c)
     local progs = {}

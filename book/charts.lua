@@ -29,13 +29,13 @@ local render_one
 -- chart fits a 390-px phone's column whole, its text at 11 px or more.
 local PHONE_W = 340
 local function phone_height(h, w) return math.floor(math.max(h * 0.9, h * w / PHONE_W * 0.55)) end
-local function render_chart(name, script, height, width, phone_script)
+local function render_chart(name, script, height, width, phone_script, phone_h)
   local h, w = height or 340, width or 680
   local phone = (phone_script or script):gsub("font ',10'", "font ',11'"):gsub("font ',9'", "font ',11'")
     :gsub("set key outside top center horizontal\n", "set key outside top center horizontal maxcols 2\n")
     :gsub("set key at screen 0.5,0.995 center top horizontal\nset tmargin 2.5", "set key at screen 0.5,0.995 center top horizontal maxcols 2\nset tmargin 3.5")
     :gsub("maxrows 2 width %-2", "maxcols 2 width -2")
-  render_one(name .. '-phone', phone, phone_height(h, w), PHONE_W, 11)
+  render_one(name .. '-phone', phone, phone_h or phone_height(h, w), PHONE_W, 11)
   return render_one(name, script, h, w, 12)
 end
 function render_one(name, script, height, width, font)
@@ -209,27 +209,46 @@ local function sweep_chart(nn, sc)
   local pad = (xmax - xmin) * 0.03
   local integers = true
   for _, g in ipairs(sc.series) do for _, p in ipairs(g.points) do integers = integers and p[1] == math.floor(p[1]) end end
-  local xset
+  local xset, phone_xset
   if log2 then
     local t = {}
     for x in pairs(xs) do t[#t + 1] = x end
     table.sort(t)
-    for k, x in ipairs(t) do t[k] = string.format("'%g' %.6g", x, x) end
-    xset = 'set logscale x 2\nset xtics (' .. table.concat(t, ', ') .. ')\n' ..
-      string.format('set xrange [%.6g:%.6g]\n', xmin / 1.25, xmax * 1.25)
+    -- A tick at every knob value; a label only where it clears the next one kept to its right
+    -- (from the largest down), by the plot's width in the canvas of W units (about W - 110 of
+    -- them: the axis labels take the rest), so that labels never run together ("2432404864").
+    local lo, hi = math.log(xmin / 1.25, 2), math.log(xmax * 1.25, 2)
+    local function tics(W, font)
+      local per, out, kept = (W - 110) / (hi - lo), {}, nil
+      for k = #t, 1, -1 do
+        local x = t[k]
+        local pos, w = math.log(x, 2) * per, #string.format('%g', x) * 0.62 * font
+        if not kept or kept.pos - pos >= (kept.w + w) / 2 + 0.6 * font then
+          out[k] = string.format("'%g' %.6g", x, x)
+          kept = {pos = pos, w = w}
+        else
+          out[k] = string.format("'' %.6g", x)
+        end
+      end
+      return 'set logscale x 2\nset xtics (' .. table.concat(out, ', ') .. ')\n' ..
+        string.format('set xrange [%.6g:%.6g]\n', xmin / 1.25, xmax * 1.25)
+    end
+    xset, phone_xset = tics(680, 12), tics(PHONE_W, 11)
   elseif category then
     xset = 'set xtics 1\n' .. string.format('set xrange [%.6g:%.6g]\n', xmin - 0.6, xmax + 0.6)
   else
     xset = ((integers and xmax - xmin <= 16) and 'set xtics 1\n' or '') ..
       string.format('set xrange [%.6g:%.6g]\n', math.max(0, xmin - pad), xmax + pad)
   end
-  local setup = xset .. "set key outside top center horizontal maxcols 2\nset grid xtics ytics lc rgb '#e3e3e3' lt 1\nset xtics scale 1\n" ..
+  -- Key samples 3 characters long: at 1.5 a dashed roof's sample ends mid-dash and reads as cut.
+  local setup = xset .. "set key samplen 3\nset key outside top center horizontal maxcols 2\nset grid xtics ytics lc rgb '#e3e3e3' lt 1\nset xtics scale 1\n" ..
     'set ylabel ' .. gq(sc.axis) .. '\nset xlabel ' .. gq('--' .. sc.knob .. (log2 and ' (log scale)' or category and ' (a choice, not a quantity)' or '')) .. '\n' ..
     string.format('set yrange [0:%.6g]\n', ymax > 0 and ymax * 1.08 or 1)
   local height = 340 + 18 * math.max(0, math.ceil((#sc.series + #roofs) / 2) - 2)
   local script = STYLE .. table.concat(data, '\n') .. '\n' .. setup .. 'plot ' .. table.concat(plot, ', \\\n     ') .. '\n'
-  -- On a phone, a key with a "same as" note is one entry a line.
-  local phone = shifted > 0 and script:gsub('horizontal maxcols 2', 'horizontal maxcols 1') or nil
+  -- On a phone, a key with a "same as" note is one entry a line; log ticks are thinned for its width.
+  local phone = phone_xset and script:gsub(xset:gsub('%p', '%%%0'), (phone_xset:gsub('%%', '%%%%'))) or nil
+  if shifted > 0 then phone = (phone or script):gsub('horizontal maxcols 2', 'horizontal maxcols 1') end
   return render_chart('ch' .. nn .. '-sweep', script, height, nil, phone), drawn
 end
 
@@ -607,6 +626,9 @@ local function own_roofs_chart(gpus, rows)
     string.format('set xrange [%.6g:%.6g]\nset yrange [0.4:%.1f]\n', lo / 2, hi * 2, n + 0.6)
   local body = table.concat(data, '\n') .. '\nplot ' .. table.concat(plot, ', \\\n     ') .. '\n'
   local short = setup:gsub("set ytics scale 0 font ',11' %b()", function() return "set ytics scale 0 font ',11' (" .. table.concat(yshort, ', ') .. ")" end)
+  -- On a phone the key is an entry a line (render_chart): four lines, and the roof's label under
+  -- them, need a taller top margin than two, or the key covers the first rows and that label.
+  short = short:gsub('set tmargin 3%.5', 'set tmargin ' .. (#gpus * 2 + 2.5))
   return render_chart('own-roofs', setup .. body, 130 + 18 * n, 640, short .. body), drawn
 end
 
@@ -618,32 +640,45 @@ local function sectors_diagram(nn, stride)
   local rows = {{'struct of arrays (index lane)', 1}, {'array of structs (index lane × ' .. stride .. ')', stride}}
   local used, waste, drawn = {}, {}, {rows = {}}
   local words = 32 * stride
-  for ri, r in ipairs(rows) do
-    local y, touched, slots = #rows - ri + 1, {}, {}
-    for lane = 0, 31 do local w = lane * r[2]; slots[w] = true; touched[w // 8] = true end
+  -- Each row wrapped into lines of LINE floats (lanes in order), so that one float is a box a few
+  -- pixels wide, not one pixel: the array of structs is LINE / stride lanes a line.
+  local LINE = math.min(words, 128)
+  local y, yt, labels, sep = 0, {}, {}, {}
+  for _, r in ipairs(rows) do
+    local touched, slots, last = {}, {}, 0
+    for lane = 0, 31 do local w = lane * r[2]; slots[w] = true; touched[w // 8] = true; last = math.max(last, w) end
+    local lines = last // LINE + 1
+    y = y - 1 -- the row's name on a line of its own, above its boxes
+    labels[#labels + 1] = string.format("set label %s at -0.5,%.2f left font ',11' tc rgb '#333333'", '%s', y)
+    local first = y - 1
     local n = 0
     for sec in pairs(touched) do
       n = n + 1
       for w = sec * 8, sec * 8 + 7 do
-        table.insert(slots[w] and used or waste, string.format('%d %.2f', w, y))
+        table.insert(slots[w] and used or waste, string.format('%d %.2f', w % LINE, first - w // LINE))
       end
     end
+    for l = 0, lines - 1 do
+      local yl = first - l
+      yt[#yt + 1] = string.format("'%d' %.2f", l * LINE, yl)
+      for sec = 0, LINE // 8 do
+        sep[#sep + 1] = string.format("set arrow from %.1f,%.2f to %.1f,%.2f nohead lw 0.5 lc rgb '#bbbbbb' back", sec * 8 - 0.5, yl - 0.35, sec * 8 - 0.5, yl + 0.35)
+      end
+    end
+    y = first - lines + 1
     drawn.rows[#drawn.rows + 1] = {name = r[1], sectors = n}
-    rows[ri].label = gq(r[1] .. ': ' .. n .. ' sectors') .. ' ' .. y
+    labels[#labels] = labels[#labels]:format(gq(r[1] .. ': ' .. n .. ' sectors'))
   end
-  local yt = {}
-  for _, r in ipairs(rows) do yt[#yt + 1] = r.label end
-  local sep = {}
-  for sec = 0, words // 8 do sep[#sep + 1] = string.format("set arrow from %.1f,0.55 to %.1f,%.2f nohead lw 0.5 lc rgb '#bbbbbb' back", sec * 8 - 0.5, sec * 8 - 0.5, #rows + 0.45) end
   local script = STYLE .. "set key outside top center horizontal\nset border 1\nset grid noytics noxtics\n" ..
-    string.format("set xrange [-1:%d]\nset yrange [0.5:%.1f]\n", words, #rows + 0.5) ..
-    "set ytics scale 0 font ',11' (" .. table.concat(yt, ', ') .. ")\nset ytics offset 0,1.6 left\nset lmargin 2\n" ..
-    string.format("set xtics scale 1 0,%d\nset xlabel 'float index (each box of 8 a 32-byte sector)'\n", math.max(8, words // 8)) ..
-    table.concat(sep, '\n') .. '\n' ..
+    string.format("set xrange [-1:%d]\nset yrange [%.2f:%.2f]\n", LINE, y - 0.6, -0.4) ..
+    "set ytics scale 0 font ',10' (" .. table.concat(yt, ', ') .. ")\n" ..
+    string.format("set xtics scale 1 0,%d\nset xlabel %s\n", math.max(8, LINE // 8),
+      gq('float index (+ the left number); box: a 32-byte sector')) ..
+    table.concat(labels, '\n') .. '\n' .. table.concat(sep, '\n') .. '\n' ..
     "$used << EOD\n" .. table.concat(used, '\n') .. "\nEOD\n$waste << EOD\n" .. (#waste > 0 and table.concat(waste, '\n') or 'NaN NaN') .. "\nEOD\n" ..
     "plot $used using 1:2:($1-0.5):($1+0.5):($2-0.3):($2+0.3) with boxxyerror fs solid 1.0 noborder fc rgb '#2a6fb0' title 'float a lane reads', \\\n" ..
     "     $waste using 1:2:($1-0.5):($1+0.5):($2-0.3):($2+0.3) with boxxyerror fs solid 1.0 noborder fc rgb '#c8c8c8' title 'fetched, not needed'\n"
-  return render_chart('ch' .. nn .. '-sectors', script, 230, 680), drawn
+  return render_chart('ch' .. nn .. '-sectors', script, 110 + 34 * -y, 680), drawn
 end
 
 -- Banks: which of the 32 shared-memory banks each lane of a warp reads when it walks down a
@@ -697,7 +732,11 @@ local function divergence_diagram(nn, programs)
       "plot $d" .. k .. " using 1:2:($1-0.42):($1+0.42):($2-0.35):($2+0.35) with boxxyerror fs solid 1.0 noborder fc rgb " ..
       gq(row > 2 and '#d1603d' or '#2a6fb0') .. '\n'
   end
-  return render_chart('ch' .. nn .. '-divergence', script .. 'unset multiplot\n', 300, 680), drawn
+  -- On a phone the panels are stacked, each the column's width: side by side, a panel's title
+  -- runs past the canvas and its lane ticks run together ("0816 24").
+  script = script .. 'unset multiplot\n'
+  local phone = script:gsub('set multiplot layout 1,' .. #programs, 'set multiplot layout ' .. #programs .. ',1')
+  return render_chart('ch' .. nn .. '-divergence', script, 300, 680, phone, 250 * #programs), drawn
 end
 
 -- Traffic: the bytes each element moves through DRAM, kernel by kernel, for each program: a row
@@ -735,15 +774,39 @@ end
 -- 64, ...}}}, the last the resident warps; marks is {{name, block, warps}}.
 local function occupancy_diagram(nn, curves, marks, max_warps)
   local data, plot = {}, {}
-  local colors = {'#9a9a9a', '#7aa6d6', '#e3a08a', '#222222'}
-  for k, cv in ipairs(curves) do
-    local rows = {}
-    for i, w in ipairs(cv[2]) do rows[#rows + 1] = string.format('%d %d', 32 * i, w) end
-    data[#data + 1] = '$c' .. k .. ' << EOD\n' .. table.concat(rows, '\n') .. '\nEOD'
-    plot[#plot + 1] = string.format("$c%d using 1:2 with steps lw %s dt %d lc rgb '%s' title %s", k,
-      k == #curves and '2.5' or '1.5', k == #curves and 1 or 2, colors[(k - 1) % #colors + 1], gq(cv[1]))
+  -- Each limit a light dashed line; the resident warps (the last curve, the least of the limits)
+  -- a thick line in the dark shade of the limit that binds at each block size, so that the
+  -- binding limit shows where its own line lies under the curve.
+  local colors = {'#9a9a9a', '#7aa6d6', '#e3a08a'}
+  local dark = {'#4d4d4d', '#2a6fb0', '#d1603d'}
+  local resident, limits = curves[#curves][2], #curves - 1
+  local function binds(i) -- the first limit equal to the resident warps at block size 32 * i
+    for k = 1, limits do if curves[k][2][i] == resident[i] then return k end end
+    return 1
   end
-  local m, drawn = {}, {marks = {}}
+  for k = 1, limits do
+    local rows = {}
+    for i, w in ipairs(curves[k][2]) do rows[#rows + 1] = string.format('%d %d', 32 * i, w) end
+    data[#data + 1] = '$c' .. k .. ' << EOD\n' .. table.concat(rows, '\n') .. '\nEOD'
+    plot[#plot + 1] = string.format("$c%d using 1:2 with steps lw 1.5 dt 2 lc rgb '%s' title %s", k,
+      colors[(k - 1) % #colors + 1], gq(curves[k][1]))
+  end
+  local segs, bound, order = {}, {}, {}
+  for i, w in ipairs(resident) do -- steps: across at this size's warps, then up or down to the next
+    local k = binds(i)
+    if not bound[k] then bound[k] = true; order[#order + 1] = k end -- in the order they bind, smallest block first
+    local x0, x1 = 32 * i, 32 * math.min(i + 1, #resident)
+    segs[#segs + 1] = string.format('%d %d %d 0 %d', x0, w, x1 - x0, rgb_int(dark[k]))
+    if resident[i + 1] then segs[#segs + 1] = string.format('%d %d 0 %d %d', x1, w, resident[i + 1] - w, rgb_int(dark[binds(i + 1)])) end
+  end
+  data[#data + 1] = '$r << EOD\n' .. table.concat(segs, '\n') .. '\nEOD'
+  plot[#plot + 1] = '$r using 1:2:3:4:5 with vectors nohead lw 2.5 lc rgb variable notitle'
+  local m, drawn = {}, {marks = {}, binds = {}}
+  for _, k in ipairs(order) do
+    drawn.binds[#drawn.binds + 1] = curves[k][1]
+    plot[#plot + 1] = string.format("keyentry with lines lw 2.5 lc rgb '%s' title %s", dark[k],
+      gq('resident: ' .. curves[k][1]:gsub(' limit$', '') .. ' binds'))
+  end
   for k, mk in ipairs(marks) do -- each program's block a point, named in the key
     m[#m + 1] = string.format('$m%d << EOD\n%d %d\nEOD', k, mk[2], mk[3])
     plot[#plot + 1] = string.format("$m%d using 1:2 with points pt %d ps 1.4 lc rgb '#000000' title %s", k, k == 1 and 6 or 7,

@@ -363,6 +363,29 @@ for f in figs:
         if r["program"] == "naive": r["warps"] += 1
 json.dump(figs, open(sys.argv[2], "w"))' "$OUT/figures.json" "$CHK/figures-occupancy.json" &&
     planted_pdf "an occupancy API answer one warp off the picture" diagrams "$CHK/figures-occupancy.json"
+# Planted: the pictures as they were drawn before they were made legible: the resident warps one
+# dark line whatever limit binds (Figure 10.1), a float a lane reads 1 unit wide (Figure 15.1).
+python3 -c 'import json, re, sys
+figs = json.load(open(sys.argv[1]))
+def narrow(m):
+    xs = [float(v) for v in re.findall(r"[-\d.]+", m.group(2))][0::2]
+    return m.group(1) + " ".join(f"{x:.2f},0" for x in (min(xs), min(xs) + 1, min(xs) + 1, min(xs))) + "\x27"
+for f in figs:
+    svg = open(f["svg"], encoding="utf-8").read()
+    if f["svg"].endswith("-occupancy.svg"):
+        svg = re.sub(r"<path stroke=\x27rgb\([^)]*\)\x27(\s+d=\x27(?:[^\x27L]*L){4})", "<path stroke=\x27rgb(34, 34, 34)\x27\\1", svg)
+    elif f["svg"].endswith("-sectors.svg"):
+        svg = re.sub(r"(<polygon fill = \x27rgb\(\s*42,\s*111,\s*176\)\x27 points = \x27)([^\x27]*)\x27", narrow, svg)
+    else:
+        continue
+    f["svg"] = sys.argv[3] + "/" + f["svg"].rsplit("/", 1)[1]
+    open(f["svg"], "w", encoding="utf-8").write(svg)
+json.dump(figs, open(sys.argv[2], "w"))' "$OUT/figures.json" "$CHK/figures-illegible.json" "$CHK" &&
+    { planted_pdf "an occupancy curve in one colour whatever limit binds" diagrams "$CHK/figures-illegible.json"
+      grep -q "ch10-occupancy.svg): what it teaches is legible.*binds\" is not on the curve" "$CHK/planted-diagrams.log" &&
+      grep -q "ch15-sectors.svg): what it teaches is legible.*a float a lane reads is 1.00 units" "$CHK/planted-diagrams.log" &&
+      pass "the legibility check names both planted pictures (Figures 10.1 and 15.1)" ||
+      fail "the legibility check does not name both planted pictures; see $CHK/planted-diagrams.log"; }
 # Planted: the book without its one picture of Part V (chapter 36's timeline).
 python3 -c 'import json, sys
 json.dump([f for f in json.load(open(sys.argv[1])) if "-timeline" not in f["svg"]], open(sys.argv[2], "w"))' \
@@ -624,6 +647,12 @@ open(f, "w", encoding="utf-8").write(s)' "$1" "$2" "$page"
     plant_css table-scrolls 'table.wide { display: table !important; } table.wide thead { display: table-header-group !important; } table.wide tbody { display: table-row-group !important; } table.wide tr { display: table-row !important; } table.wide td { display: table-cell !important; } table.wide td::before { content: none !important; } main table td { white-space: nowrap !important; }'
     plant_css overlapping-line-numbers 'pre > code.sourceCode > span { min-height: 0 !important; vertical-align: baseline !important; }'
     plant_css lost-indentation 'pre > code.sourceCode > span { --hang: 0px !important; }'
+    plant_css caption-cut '.table-box > table > caption { max-width: none !important; position: static !important; }'
+    plant crowded-chart   # a text of the page's first phone chart made longer than the canvas is wide
+    svg=$(grep -o 'charts/[^"]*-phone\.svg' "$P/crowded-chart/$page" | head -n 1)
+    [ -n "$svg" ] && edit "$P/crowded-chart/$svg" 's = s.replace("<text>", "<text>" + "planted " * 8, 1)'
+    plant appendix-gap   # a caption pointing to the PDF's appendix C, which the site lacks
+    edit "$P/appendix-gap/$page" 's = s.replace("</figcaption>", " (the record in appendix C)</figcaption>", 1)'
     plant no-sidebar
     edit "$P/no-sidebar/$page" 's = re.sub(r"<nav id=\"sidebar\".*?</ol></nav>", "", s, flags=re.S)'
     plant no-pager
@@ -645,10 +674,12 @@ s = head + "window.BOOK_INDEX = " + json.dumps(d) + ";\n"'
     edit "$P/no-search-marks/book.js" 's = s.replace("mark.className = \x27search-mark\x27", "mark.className = \x27search-gone\x27")'
     # Search (a second a copy) only where it is the planted defect; those copies' lines get their labels.
     # The keys and the theme button (a dozen page loads) only where they are the planted defect.
-    { python3 book/html/check.py --widths 390 --pages "$page" --no-search --no-keys $(ls -d "$P"/* | grep -Ev '/search-gap$|/no-search-marks$|/no-arrow-keys$|/no-theme$')
+    { python3 book/html/check.py --widths 390 --pages "$page" --no-search --no-keys $(ls -d "$P"/* | grep -Ev '/search-gap$|/no-search-marks$|/no-arrow-keys$|/no-theme$|/caption-cut$')
       python3 book/html/check.py --widths 390 --pages "$page" --no-search "$P/no-arrow-keys" "$P/no-theme"
       python3 book/html/check.py --widths 390 --pages "$page" --no-keys "$P/search-gap" | sed -E 's/^(PASS|FAIL): /&[search-gap] /'
       python3 book/html/check.py --widths 390 --pages "$page" --no-keys "$P/no-search-marks" | sed -E 's/^(PASS|FAIL): /&[no-search-marks] /'
+      # A wide table's caption is cut at a laptop's width (on a phone a wide table is cards).
+      python3 book/html/check.py --widths 1280 --pages "$page" --no-search --no-keys "$P/caption-cut" | sed -E 's/^(PASS|FAIL): /&[caption-cut] /'
     } >"$CHK/planted-html.log" 2>&1
     expect() { # NAME CHECK: the planted copy NAME must fail CHECK
         local line; line=$(grep -F "FAIL: [$1] " "$CHK/planted-html.log" | grep -F "$2" | head -n 1)
@@ -666,6 +697,9 @@ s = head + "window.BOOK_INDEX = " + json.dumps(d) + ";\n"'
     expect table-scrolls "every table fits the column whole"
     expect overlapping-line-numbers "no code line overlaps the one before it"
     expect lost-indentation "every wrapped code line keeps its indentation"
+    expect crowded-chart "every chart's text lies inside its canvas and no two of its texts touch"
+    expect caption-cut "a table wider than its column scrolls in its box with its caption wrapped"
+    expect appendix-gap "no page names an appendix the HTML edition lacks"
     expect no-sidebar "every page has the sidebar of contents"
     expect no-pager "every page has previous and next links"
     expect no-copy-button "every listing has a copy button"

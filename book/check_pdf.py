@@ -27,6 +27,7 @@ Standard library only."""
 import html
 import json
 import math
+import os
 import re
 import sys
 
@@ -402,6 +403,51 @@ def roofline_labels(figures_path):
     return 1 if check_book.failed else 0
 
 
+MIN_SLOT = 2.0  # chart units: the narrowest box a picture of a mechanism may draw for one float
+
+
+def rgb(text):
+    return tuple(int(x) for x in re.findall(r"\d+", text)[:3])
+
+
+def diagram_legible(path, drawn):
+    """What keeps a picture of a mechanism from showing its point, read from gnuplot's SVG: a
+    sectors picture's float a lane reads narrower than MIN_SLOT units, or a sector line drawn
+    through a row's label (a text's box, 0.6 em a character); an occupancy picture whose resident
+    warps are not drawn in the colour of each limit that binds them, as its key says."""
+    svg = open(path, encoding="utf-8", errors="replace").read()
+    bad = []
+    if path.endswith(("-sectors.svg", "-sectors-phone.svg")):
+        blue = [[float(v) for v in re.findall(r"[-\d.]+", pts)] for pts in
+                re.findall(r"<polygon fill = 'rgb\(\s*42,\s*111,\s*176\)' points = '([^']*)'", svg)]
+        widths = [max(p[0::2]) - min(p[0::2]) for p in blue if len(p) >= 8]
+        if not widths or min(widths) < MIN_SLOT:
+            bad.append(f"a float a lane reads is {min(widths or [0]):.2f} units wide")
+        texts = [(float(x), float(y), float(fs), a, html.unescape(t)) for x, y, fs, a, t in re.findall(
+            r'translate\(([-\d.]+),([-\d.]+)\)[^>]*font-size="([\d.]+)"\s+text-anchor="(\w+)">\s*<text>([^<]*)</text>', svg)]
+        lines = [(float(x), min(float(a), float(b)), max(float(a), float(b))) for d in
+                 re.findall(r"<path stroke='rgb\(187, 187, 187\)'\s+d='([^']*)'", svg)
+                 for x, a, x2, b in re.findall(r"M([-\d.]+),([-\d.]+) L([-\d.]+),([-\d.]+)", d) if x == x2]
+        for x, y, fs, anchor, t in texts:
+            w = 0.6 * fs * len(t)
+            x0 = x if anchor == "start" else x - w if anchor == "end" else x - w / 2
+            if any(x0 < lx < x0 + w and y0 < y and y1 > y - fs for lx, y0, y1 in lines):
+                bad.append(f"a sector line runs through \"{t}\"")
+    if path.endswith(("-occupancy.svg", "-occupancy-phone.svg")):
+        binds = drawn.get("binds") or []
+        if not binds:
+            bad.append("the key names no limit that binds the resident warps")
+        # The key's sample for "resident: NAME binds" (the path after its text) and the curve's strokes.
+        keyed = re.findall(r"<text>resident: ([^<]*) binds</text>.*?<path stroke='(rgb\([^)]*\))'", svg, re.S)
+        curve = {rgb(c) for c, d in re.findall(r"<path stroke='(rgb\([^)]*\))'\s+d='([^']*)'", svg) if d.count("L") > 3}
+        for name, c in keyed:
+            if rgb(c) not in curve:
+                bad.append(f"the key's colour for \"{name} binds\" is not on the curve")
+        if len(keyed) != len(binds):
+            bad.append(f"the key names {len(keyed)} binding limits, the picture computed {len(binds)}")
+    return bad
+
+
 def diagrams(figures_path):
     """The pictures of a mechanism (bytes each kernel moves through DRAM, resident warps per SM,
     sectors a warp touches, banks a warp reads, lanes on each side of a branch; book/charts.lua
@@ -418,6 +464,12 @@ def diagrams(figures_path):
     lack = sorted(set(part.values()) - have)
     check(not lack, "every Part has a picture of a mechanism" + (f"; Parts {lack} have none" if lack else ""))
     for f in figs:
+        for edition in (f["svg"], f["svg"][:-4] + "-phone.svg"):
+            if os.path.isfile(edition):
+                bad = diagram_legible(edition, f.get("drawn", {}))
+                check(not bad, f"{f['label']} ({os.path.basename(edition)}): what it teaches is legible: a float a lane "
+                      f"reads at least {MIN_SLOT:g} units wide, no line through a label, the limit that binds in its own "
+                      "colour" + (f"; {bad[:3]}" if bad else ""))
         drawn = svg_text(f["svg"])
         said = re.findall(r"(\d+) sectors|(\d+)-way|(\d+) passes for 2 warps|(\d+) bytes|(\d+) warps|(\d+) times in 3", f["caption"])
         shown = [f"{a} sectors" if a else f"{b}-way" if b else f"{c} passes for 2 warps" if c else

@@ -25,6 +25,7 @@ measurements and prints one PASS: or FAIL: line per assertion (book/check.sh cou
 Exit status 1 if anything failed, 2 if it could not run. Standard library only."""
 
 import argparse
+import html
 import json
 import os
 import re
@@ -37,6 +38,7 @@ import cdp  # noqa: E402
 from svgtext import MIN_TEXT_PX, svg_text_size  # noqa: E402
 
 failed = 0
+TEXT_GAP = 2  # chart units: how far apart two texts of a chart must stay
 
 
 def check(ok, what, details=()):
@@ -87,11 +89,47 @@ def check_site(browser, probe, site, args, label):
            f"in the sidebar, not in the site: {sorted(set(order) - set(files))}"]
           if order else ["index.html has no sidebar"])
     pages = [p for p in args.pages.split(",") if p] or order
+    # No text names an appendix the edition lacks (the PDF's appendices are not all the site's).
+    text = lambda f: html.unescape(re.sub(r"<[^>]+>", " ", open(os.path.join(site, f), encoding="utf-8").read()))  # noqa: E731
+    have = {m for f in files for m in re.findall(r"<h1[^>]*>\s*Appendix ([A-Z])\.", open(os.path.join(site, f), encoding="utf-8").read())}
+    named = [f"{p}: \"{m.group(0)}\"" for p in pages for m in re.finditer(r"\b[Aa]ppendix ([A-Z])\b", text(p)) if m.group(1) not in have]
+    check_(bool(have) and not named, f"no page names an appendix the HTML edition lacks (it has {', '.join(sorted(have))})",
+           named or ["no appendix heading in the site"])
     headings = {}
+    boxes_js = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "svgboxes.js")).read()
+    crowded_seen = {}
+
+    def crowded(src):
+        """What is wrong with a chart's text as drawn: text past the canvas's edge, or two texts that
+        touch (less than TEXT_GAP units apart side by side where they share more than TEXT_GAP
+        units of height): tick labels run together, a key over a label. Rooflines are left out:
+        their point labels are placed, and judged, by their own rule (book/check_pdf.py)."""
+        if src in crowded_seen:
+            return crowded_seen[src]
+        bad = []
+        if not os.path.basename(src).startswith("roofline-") and src.endswith(".svg"):
+            t = browser.tab(1200, 1000)
+            t.goto(url(src))
+            m = t.eval(boxes_js)
+            t.close()
+            texts, w, h = m["texts"], m["width"], m["height"]
+            for i, a in enumerate(texts):
+                x0, y0, x1, y1 = a["box"]
+                if x0 < -0.5 or y0 < -0.5 or x1 > w + 0.5 or y1 > h + 0.5:
+                    bad.append(f"\"{a['text']}\" reaches past the edge of its {w:g} x {h:g} canvas "
+                               f"({x0:.0f}..{x1:.0f}, {y0:.0f}..{y1:.0f})")
+                for b in texts[i + 1:]:
+                    ox = min(x1, b["box"][2]) - max(x0, b["box"][0])
+                    oy = min(y1, b["box"][3]) - max(y0, b["box"][1])
+                    if ox > -TEXT_GAP and oy > TEXT_GAP:
+                        bad.append(f"\"{a['text']}\" and \"{b['text']}\" " +
+                                   (f"overlap by {ox:.1f} units" if ox > 0 else f"are {-ox:.1f} units apart"))
+        crowded_seen[src] = bad
+        return bad
     for width in widths:
         phone = width < 600
         tab = browser.tab(width, 844 if phone else 900, mobile=phone)
-        sideways, clipped, small, overlaps, unindented, side, pager, copy, errors, unfit, wide = ([] for _ in range(11))
+        sideways, clipped, small, overlaps, unindented, side, pager, copy, errors, unfit, wide, cut, packed = ([] for _ in range(13))
         n_charts = n_lines = n_wrapped = n_blocks = 0
         smallest = None
         kinds = {"pre": 0, "table": 0, "img": 0}
@@ -108,6 +146,7 @@ def check_site(browser, probe, site, args, label):
             if m["scrollWidth"] > m["clientWidth"]:
                 sideways.append(f"{page}: {m['scrollWidth']} px wide in a {m['clientWidth']} px window")
             clipped += [f"{page}: {c}" for c in m["clipped"]]
+            cut += [f"{page}: {c}" for c in m["captionsCut"]]
             for k in kinds:
                 kinds[k] += m["counts"].get(k, 0)
             if phone:
@@ -116,6 +155,7 @@ def check_site(browser, probe, site, args, label):
                 n_charts += 1
                 if phone and c.get("scrolls"):
                     unfit.append(f"{page}: {c['src']} ({c['where']}) scrolls sideways in its box")
+                packed += [f"{page}: {c['src']}: {p}" for p in crowded(urllib.parse.unquote(c["src"]))]
                 svg = svg_text_size(os.path.join(site, urllib.parse.unquote(c["src"])))
                 if svg is None:
                     small.append(f"{page}: {c['src']} is not an SVG with a viewBox and font sizes")
@@ -158,6 +198,10 @@ def check_site(browser, probe, site, args, label):
         check_(not sideways, f"{at}, no page scrolls sideways ({n} pages)", sideways)
         check_(not clipped, f"{at}, no listing, table or chart is clipped ({kinds['pre']} listings, "
               f"{kinds['table']} tables, {kinds['img']} charts on {n} pages)", clipped)
+        check_(not packed and n_charts > 0, f"{at}, every chart's text lies inside its canvas and no two of its "
+               f"texts touch (tick labels, key, labels; {n_charts} charts)", sorted(set(packed)) or ["no chart on these pages"])
+        check_(not cut, f"{at}, a table wider than its column scrolls in its box with its caption wrapped to the "
+               "box, not cut at its edge (collapsed sections opened)", cut)
         check_(not small and n_charts > 0,
               f"{at}, every chart's smallest text is at least {MIN_TEXT_PX} px ({n_charts} charts"
               + (f", smallest {smallest:.1f} px)" if smallest else ")"), small or ["no chart on these pages"])

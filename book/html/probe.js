@@ -65,6 +65,21 @@
   for (const box of main.querySelectorAll('.table-box')) {
     if (shown(box) && box.scrollWidth > box.clientWidth + 1) out.tablesScroll.push(where(box) + ' (' + (box.scrollWidth - box.clientWidth) + ' px more)');
   }
+  /* Captions: a table wider than its column scrolls in its box, its caption wrapped to the box's
+     width, not cut at its edge; measured with the collapsed sections (the full record) opened. */
+  out.captionsCut = [];
+  const closed = Array.from(main.querySelectorAll('details:not([open])'));
+  closed.forEach((d) => { d.open = true; });
+  for (const cap of main.querySelectorAll('.table-box > table > caption')) {
+    const box = cap.closest('.table-box');
+    if (!shown(cap) || !shown(box)) continue;
+    const c = cap.getBoundingClientRect(), b = box.getBoundingClientRect();
+    if (c.right > b.right + 2 || c.left < b.left - 2) {
+      out.captionsCut.push(where(cap.parentElement) + ': its caption is ' + Math.round(c.width) + ' px wide in a ' +
+                           Math.round(b.width) + ' px box ("' + cap.textContent.trim().slice(0, 40) + '...")');
+    }
+  }
+  closed.forEach((d) => { d.open = false; });
   /* Charts: their rendered size, to set against their SVG's own size and font sizes. */
   for (const img of main.querySelectorAll('img')) {
     if (!shown(img)) continue;
