@@ -94,6 +94,17 @@ def overfull(log_path, tex_path):
 SKIP = {"Code", "CodeBlock", "RawInline", "RawBlock", "Math"}  # where ^ is meant as it is
 
 
+def nodes(node):
+    """Every element (a dict with 't') of a Pandoc JSON tree, depth first."""
+    if isinstance(node, list):
+        for n in node:
+            yield from nodes(n)
+    elif isinstance(node, dict):
+        if "t" in node:
+            yield node
+        yield from nodes(node.get("c", []))
+
+
 def plain(node):
     """The text of a Pandoc JSON node (for naming where something is)."""
     if isinstance(node, list):
@@ -635,20 +646,13 @@ def counter_rows(json_path):
     chapter keeps what its story reads, the full record (appendix C) the rest."""
     doc = json.load(open(json_path, encoding="utf-8"))
     long = []
-
-    def walk(n):
-        if isinstance(n, list):
-            for x in n:
-                walk(x)
-        elif isinstance(n, dict):
-            if n.get("t") == "Div" and "claim-counters" in n["c"][0][1]:
-                for t in n["c"][1]:
-                    if t.get("t") == "Table":
-                        rows = sum(len(body[3]) for body in t["c"][4])
-                        if rows > COUNTER_ROWS:
-                            long.append(f"{n['c'][0][0]} ({rows} rows)")
-            walk(n.get("c", []))
-    walk(doc["blocks"])
+    for n in nodes(doc["blocks"]):
+        if n["t"] == "Div" and "claim-counters" in n["c"][0][1]:
+            for t in n["c"][1]:
+                if t.get("t") == "Table":
+                    rows = sum(len(body[3]) for body in t["c"][4])
+                    if rows > COUNTER_ROWS:
+                        long.append(f"{n['c'][0][0]} ({rows} rows)")
     check(not long, f"no chapter's counter table has more than {COUNTER_ROWS} rows" + (f" ({', '.join(long[:6])})" if long else ""))
     return 1 if check_book.failed else 0
 

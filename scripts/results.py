@@ -301,12 +301,8 @@ def claim_kinds_file(data, check):
     return 0
 
 
-def cmd_readme(args, results_dir):
-    """Every README is rendered before any is written: a fault in one (a lost end marker, a
-    value the data cannot give) leaves them all as they were."""
-    check = "--check" in args
-    names = [a for a in args if a != "--check"]
-    data = Data(results_dir)
+def named_chapters(data, names):
+    """The chapters of the folders named (all of them, in order, where none is named)."""
     by_dir = {os.path.realpath(c.dir): c for c in data.chapters.values()}
     chapters = []
     for n in names:
@@ -314,7 +310,16 @@ def cmd_readme(args, results_dir):
         if c is None:
             raise Usage(f"{n} is not a chapter folder")
         chapters.append(c)
-    chapters = chapters or sorted(data.chapters.values(), key=lambda c: c.number)
+    return chapters or sorted(data.chapters.values(), key=lambda c: c.number)
+
+
+def cmd_readme(args, results_dir):
+    """Every README is rendered before any is written: a fault in one (a lost end marker, a
+    value the data cannot give) leaves them all as they were."""
+    check = "--check" in args
+    names = [a for a in args if a != "--check"]
+    data = Data(results_dir)
+    chapters = named_chapters(data, names)
     bad, writes = 0, []
     jobs = [(os.path.join(ROOT, "README.md"), None)] + [(c.readme or os.path.join(c.dir, "README.md"), c)
                                                         for c in chapters]
@@ -367,15 +372,8 @@ def cmd_prose(args, results_dir):
     """Every chapter README against the prose rules (scripts/guide/prose.py): its word count,
     then one FAIL: line per finding. Exit 1 on any."""
     data = Data(results_dir)
-    by_dir = {os.path.realpath(c.dir): c for c in data.chapters.values()}
-    chapters = []
-    for n in args:
-        c = by_dir.get(os.path.realpath(n))
-        if c is None:
-            raise Usage(f"{n} is not a chapter folder")
-        chapters.append(c)
     bad = 0
-    for c in chapters or sorted(data.chapters.values(), key=lambda c: c.number):
+    for c in named_chapters(data, args):
         if not c.readme:
             continue
         text = read_text(c.readme, data_file=False)
