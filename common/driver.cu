@@ -84,6 +84,23 @@ static size_t host_available(void)
     return (size_t)kb * 1024;
 }
 
+/* The largest size from min_size to hi whose device memory (device_bytes, which grows with
+ * the size) is at most cap, with the knobs of c; 0 where not even min_size fits. */
+static long largest_size(const struct problem *p, const struct config *c, long hi, size_t cap)
+{
+    struct config t = *c;
+    long lo = p->min_size;
+    t.size = lo;
+    if (p->device_bytes(&t) > cap)
+        return 0;
+    while (lo < hi) {
+        t.size = lo + (hi - lo + 1) / 2;
+        if (p->device_bytes(&t) <= cap) lo = t.size;
+        else hi = t.size - 1;
+    }
+    return lo;
+}
+
 static int fits(const struct problem *p, const struct config *c, const struct gpu_info *g,
                 int timing)
 {
@@ -96,18 +113,9 @@ static int fits(const struct problem *p, const struct config *c, const struct gp
     if (fake)
         free_b = (size_t)strtoull(fake, NULL, 10);
     if (need + extra > free_b) {
-        /* The largest size that would fit (device_bytes grows with the size),
-         * so that a reader on a smaller GPU knows what to ask for. */
-        struct config t = *c;
-        long lo = p->min_size, hi = c->size - 1;
-        t.size = lo;
-        if (p->device_bytes(&t) + extra > free_b)
-            lo = 0;
-        while (lo && lo < hi) {
-            t.size = lo + (hi - lo + 1) / 2;
-            if (p->device_bytes(&t) + extra <= free_b) lo = t.size;
-            else hi = t.size - 1;
-        }
+        /* The largest size that would fit, so that a reader on a smaller GPU knows what to
+         * ask for. */
+        long lo = free_b >= extra ? largest_size(p, c, c->size - 1, free_b - extra) : 0;
         fprintf(stderr, "error: --size %ld needs %.2f GiB of GPU memory, but %s has %.2f GiB free; ",
                 c->size, (need + extra) / GiB, g->name, free_b / GiB);
         if (lo)
@@ -131,17 +139,9 @@ static int fits(const struct problem *p, const struct config *c, const struct gp
  * PASSES_MIB, made odd; the smallest size where even that is too much. */
 static long passes_size(const struct problem *p, const struct config *c)
 {
-    const size_t cap = (size_t)PASSES_MIB << 20;
-    struct config t = *c;
-    long lo = p->min_size, hi = p->default_size;
-    t.size = lo;
-    if (p->device_bytes(&t) > cap)
-        return lo;
-    while (lo < hi) {
-        t.size = lo + (hi - lo + 1) / 2;
-        if (p->device_bytes(&t) <= cap) lo = t.size;
-        else hi = t.size - 1;
-    }
+    long lo = largest_size(p, c, p->default_size, (size_t)PASSES_MIB << 20);
+    if (!lo)
+        return p->min_size;
     return lo % 2 == 0 && lo > p->min_size ? lo - 1 : lo;
 }
 
