@@ -186,13 +186,14 @@ $(BUILD)/tests/planted-%: tests/planted/planted.cu $(LIBCOMMON) $(FLAGS_STAMP)
 	@mkdir -p $(BUILD)/deps
 	$(NVCC) $(NVCCFLAGS) $(GENCODE) $(WARN) -Xcompiler $(OPENMP) -MMD -MP -MF $(BUILD)/deps/$(@F).d -Icommon -DPLANT=$* $< $(LIBCOMMON) -o $@ $(if $(CUDA_LIB),-Xlinker -rpath=$(CUDA_LIB))
 
-# Chapter 04's programs with a wrong row maximum planted in block_max (PLANT_MAX=1: none at all,
-# 2: its sign lost): make test shows its check, whose rows lie near +-96, fails both.
-SOFTMAX := chapters/04-block-level-sync
-$(BUILD)/tests/softmax-max%-naive $(BUILD)/tests/softmax-max%-optimized: $(SOFTMAX)/naive.cu $(SOFTMAX)/optimized.cu $(SOFTMAX)/problem.cu $(SOFTMAX)/block_reduce.h $(SOFTMAX)/problem.h $(LIBCOMMON) $(FLAGS_STAMP)
+# A chapter's planted faults (chapters/NN-slug/plants.tsv: NAME, variants, size, options, what):
+# build/tests/plant/NN-slug/NAME/VARIANT is VARIANT.cu compiled with -DPLANT_NAME, and make test
+# on a GPU requires its check to fail (tests/plants.sh reads the file).
+.SECONDEXPANSION:
+plant_dir = chapters/$(word 1,$(subst /, ,$(1)))
+$(BUILD)/tests/plant/%: $$(wildcard $$(call plant_dir,$$*)/*.cu $$(call plant_dir,$$*)/*.h) $(LIBCOMMON) $(FLAGS_STAMP)
 	@mkdir -p $(@D)
-	$(NVCC) $(NVCCFLAGS) $(GENCODE) $(WARN) -Xcompiler $(OPENMP) -Icommon -I$(SOFTMAX) -DPLANT_MAX=$* -DSOURCE_HASH='"planted"' $(SOFTMAX)/naive.cu $(SOFTMAX)/problem.cu $(LIBCOMMON) -o $(BUILD)/tests/softmax-max$*-naive $(if $(CUDA_LIB),-Xlinker -rpath=$(CUDA_LIB))
-	$(NVCC) $(NVCCFLAGS) $(GENCODE) $(WARN) -Xcompiler $(OPENMP) -Icommon -I$(SOFTMAX) -DPLANT_MAX=$* -DSOURCE_HASH='"planted"' $(SOFTMAX)/optimized.cu $(SOFTMAX)/problem.cu $(LIBCOMMON) -o $(BUILD)/tests/softmax-max$*-optimized $(if $(CUDA_LIB),-Xlinker -rpath=$(CUDA_LIB))
+	$(NVCC) $(NVCCFLAGS) $(GENCODE) $(WARN) -Xcompiler $(OPENMP) -Icommon -I$(call plant_dir,$*) -DPLANT_$(word 2,$(subst /, ,$*)) -DSOURCE_HASH='"planted"' $(NVCCFLAGS.$(word 1,$(subst /, ,$*)).$(@F)) $(call plant_dir,$*)/$(@F).cu $(call plant_dir,$*)/problem.cu $(LIBCOMMON) -o $@ $(LDLIBS.$(word 1,$(subst /, ,$*)).$(@F)) $(if $(CUDA_LIB),-Xlinker -rpath=$(CUDA_LIB))
 
 # Every roof on this GPU and the relations between them (tests/roofs/roofs.cu): run it on a GPU
 # after changing common/roofs.cu.

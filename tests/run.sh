@@ -53,6 +53,20 @@ if want makefile; then
 # Chapter numbers are parsed strictly, and a target that needs a GPU, ncu or compute-sanitizer
 # says so before it builds anything (asserted by what it printed, never by how long it took). A fake nvidia-smi that finds no GPU stands in for a
 # machine without one, so this runs on every machine.
+# A malformed plants.tsv is refused by name and line before anything is built (planted in a
+# scratch tree: a bad size, a lower-case name, a plant no source mentions, a short line).
+ptmp=$(mktemp -d)
+mkdir -p "$ptmp/chapters/99-x" && echo '#ifdef PLANT_OK
+#endif' >"$ptmp/chapters/99-x/naive.cu"
+printf 'OK\tnaive\tbig\t-\tx\nok\tnaive\tsmall\t-\tx\nNONE\tnaive\tsmall\t-\tx\nOK\tnaive\n' >"$ptmp/chapters/99-x/plants.tsv"
+(cd "$ptmp" && "$OLDPWD/tests/plants.sh") >"$log" 2>&1; rc=$?
+[ $rc -eq 2 ] && [ "$(grep -c '^error: chapters/99-x/plants.tsv:[1-4]: ' "$log")" -eq 4 ] \
+    && ok "tests/plants.sh refuses each of four malformed plant lines (exit 2)" \
+    || { bad "tests/plants.sh on four malformed lines: exit $rc"; cat "$log"; }
+printf 'OK\tnaive\todd\t--block 64\ta plant\n' >"$ptmp/chapters/99-x/plants.tsv"
+[ "$(cd "$ptmp" && "$OLDPWD/tests/plants.sh")" = "chapters/99-x OK naive odd --block 64" ] \
+    && ok "tests/plants.sh lists a well-formed plant with its options" || bad "tests/plants.sh misread a well-formed plant"
+rm -rf "$ptmp"
 for goal in chapter-1e1 chapter-2x chapter-99 profile-2x; do
     make --no-print-directory "$goal" >"$log" 2>&1; rc=$?
     [ $rc -eq 2 ] && grep -q "^error: there is no chapter '${goal#*-}'" "$log" \
@@ -162,10 +176,17 @@ else
     [ $planted -eq 8 ] && ok "planted-bug programs build"
     mk build/doctor-roofs >"$log" 2>&1 && ok "make doctor's scripts/doctor-roofs.cu builds" \
         || { bad "scripts/doctor-roofs.cu does not build"; tail -n 20 "$log"; }
-    for n in 1 2; do
-        mk "build/tests/softmax-max$n-naive" >"$log" 2>&1 && ok "chapter 04 with a planted row maximum ($n) builds" \
-            || { bad "chapter 04 with PLANT_MAX=$n does not build"; tail -n 20 "$log"; }
-    done
+    # Each chapter's planted faults (tests/plants.sh reads chapters/*/plants.tsv).
+    if plants=$(tests/plants.sh 2>"$log"); then
+        nplants=0 built=0
+        while read -r dir name v _; do
+            [ -n "$dir" ] || continue
+            nplants=$((nplants + 1))
+            mk "build/tests/plant/${dir#chapters/}/$name/$v" >"$log" 2>&1 && built=$((built + 1)) \
+                || { bad "$dir with PLANT_$name ($v) does not build"; tail -n 20 "$log"; }
+        done <<<"$plants"
+        [ "$built" -eq "$nplants" ] && ok "every chapter's planted faults build ($nplants programs)"
+    else bad "a plants.tsv is malformed:"; cat "$log"; fi
 fi
 fi # build
 
@@ -369,16 +390,16 @@ else
         [ $rc -eq "$want" ] && [ "$got" -eq 2 ] && ok "planted bug $n in a batch: both configurations exit $n" \
             || { bad "planted bug $n in a batch: exit $rc, $got of 2 verdicts exit $want"; tail -n 5 "$log"; }
     done
-    # Chapter 04's check must see a missing (1) or wrong (2) row maximum.
-    for n in 1 2; do
-        for v in naive optimized; do
-            bin=build/tests/softmax-max$n-$v
-            [ -x "$bin" ] || continue
-            "$bin" --check-only --size odd >"$log" 2>&1; rc=$?
-            [ $rc -eq 1 ] && ok "chapter 04 $v with a planted row maximum ($n) fails its check" \
-                || { bad "chapter 04 $v with PLANT_MAX=$n: exit $rc, expected 1"; tail -n 5 "$log"; }
-        done
-    done
+    # Each chapter's planted faults: its check must fail (exit 1) on every one.
+    while read -r dir name v size opts; do
+        [ -n "$dir" ] || continue
+        bin=build/tests/plant/${dir#chapters/}/$name/$v
+        [ -x "$bin" ] || continue
+        # shellcheck disable=SC2086 # the options are words
+        "$bin" --check-only --size "$size" $opts >"$log" 2>&1; rc=$?
+        [ $rc -eq 1 ] && ok "$dir $v with PLANT_$name fails its check" \
+            || { bad "$dir $v with PLANT_$name: exit $rc, expected 1 (the check missed the fault)"; tail -n 5 "$log"; }
+    done <<<"$(tests/plants.sh 2>/dev/null)"
     if [ -n "$sanitizer" ] && [ -x build/tests/planted-3 ]; then
         sanitize racecheck build/tests/planted-0 --check-only --size small && ok "racecheck passes the race-free planted program" \
             || { bad "racecheck fails the race-free planted program"; tail -n 10 "$log"; }
