@@ -4,6 +4,7 @@
 #include "cuda_check.h"
 #include "device.h"
 #include "flush.h"
+#include "host.h"
 #include "results.h"
 #include "roofs.h"
 #include "timing.h"
@@ -306,7 +307,22 @@ static void measure(const struct problem *p, const struct variant *v, void *data
     }
 }
 
-static void print_measurement(const struct measurement *m, const struct gpu_info *g)
+/* The host's copy rates (common/host.h), measured once per process, after the first timed
+ * configuration, where the host sets the time: one core's, then every core's. */
+static const double *host_figures(const struct problem *p)
+{
+    static double gbs[2] = {-1, -1};
+    static int measured;
+    if (p->timing == TIME_REGION && !measured) {
+        gbs[0] = host_copy_gbs(HOST_COPY_BYTES, 0);
+        gbs[1] = host_copy_gbs(HOST_COPY_BYTES, 1);
+        measured = 1;
+    }
+    return gbs;
+}
+
+static void print_measurement(const struct problem *p, const struct measurement *m,
+                              const struct gpu_info *g)
 {
     const struct stats *us = &m->tr.us;
     printf("time: median %.2f us (min %.2f, q1 %.2f, q3 %.2f), noise %.2f%%, %d samples\n",
@@ -323,6 +339,14 @@ static void print_measurement(const struct measurement *m, const struct gpu_info
            "driver %s, runtime %s\n",
            g->name, g->cc_major, g->cc_minor, g->sms, m->sm_clock_mhz, g->max_clock_khz / 1e3,
            g->driver, g->runtime);
+    char host[320];
+    host_describe(host, sizeof host);
+    const double *gbs = host_figures(p);
+    if (gbs[0] > 0)
+        printf("host: %s; memcpy %.2f GB/s on one core, %.2f GB/s on every core (this host sets "
+               "the time)\n", host, gbs[0], gbs[1]);
+    else
+        printf("host: %s\n", host);
 }
 
 /* One results row; m is NULL when nothing was timed (check only, or failed). */
@@ -368,6 +392,14 @@ static int append_row(const char *path, const struct problem *p, const struct va
     row.source_hash = source_hash;
     row.commit = commit && *commit ? commit : "unknown";
     row.date = date;
+    /* The host, on every row; its copy rates where the host sets the time (the chapters timed
+     * end to end on the host clock), measured now, in the same run as the row. */
+    char host[320];
+    host_describe(host, sizeof host);
+    row.host = host;
+    const double *gbs = host_figures(p);
+    row.host_copy_gbs = m ? gbs[0] : -1;
+    row.host_copy_all_gbs = m ? gbs[1] : -1;
     return results_append(path, &row);
 }
 
@@ -436,7 +468,7 @@ static int run_config(const struct problem *p, const struct variant *v, const ch
     struct measurement m;
     if (timed) {
         measure(p, v, data, s, g, o, &m);
-        print_measurement(&m, g);
+        print_measurement(p, &m, g);
     }
     /* Where a run's wall time goes (make results' runtime figures read this line). */
     printf("phases: inputs %.2f s, check %.2f s, timing %.2f s\n", t_created - t_start,

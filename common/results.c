@@ -7,7 +7,7 @@
 static const char HEADER[] =
     "chapter,slug,variant,gpu,cc,sms,sm_clock_mhz,driver,cuda,size,knobs,seed,method,samples,"
     "median_us,min_us,q1_us,q3_us,noise_pct,rate,rate_unit,roof_name,roof,pct_roof,check,max_err,"
-    "source_hash,commit,date";
+    "source_hash,commit,date,host,host_copy_gbs,host_copy_all_gbs";
 
 const char *results_header(void) { return HEADER; }
 
@@ -88,7 +88,11 @@ int results_format(char *buf, size_t len, const struct result_row *r)
     put(&o, "%.3g,", r->max_err);
     put_text(&o, r->source_hash);
     put_text(&o, r->commit);
-    put(&o, "%s", r->date ? r->date : "");
+    put_text(&o, r->date);
+    put_text(&o, r->host);
+    put_num(&o, r->host_copy_gbs, "%.2f");
+    if (r->host_copy_all_gbs >= 0)
+        put(&o, "%.2f", r->host_copy_all_gbs);
     return o.overflow ? -1 : (int)o.used;
 }
 

@@ -30,6 +30,9 @@ struct result_row {
     int check_passed;
     double max_err;
     const char *source_hash, *commit, *date;
+    const char *host;           /* "CPU model, N cores" (common/host.h) */
+    double host_copy_gbs;       /* one core's memcpy, GB/s; negative when not measured */
+    double host_copy_all_gbs;   /* every usable core's memcpy, GB/s; negative when not measured */
 };
 
 const char *results_header(void);

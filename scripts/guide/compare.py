@@ -11,7 +11,7 @@ import subprocess
 
 from . import evidence as ev
 from . import loops
-from .model import ResultsError, gpu_slug, md_text, rel
+from .model import ResultsError, gpu_slug, host_text, md_text, rel
 
 OUTLIER = 1.25           # local / reference speedup outside [1/OUTLIER, OUTLIER] is marked
 SESSION_GAP_S = 300      # rows recorded further apart than this belong to different runs
@@ -102,6 +102,12 @@ def chapter_block(data, local_rows):
         table.append((short(name) + (" (stale: sources changed since)" if stale else ""),
                       fmt_speedup(theirs) if rows else "not measured", roof_text(rows), rel_text))
     out = [head] + ["  " + l for l in aligned(table)]
+    # The host beside the GPU: where the host sets the time, its copy rates explain a difference.
+    out.append(f"  yours: {host_text(local_rows)}")
+    for slug, name in refs.items():
+        rows = data.chapter_rows(slug, c.number)
+        if rows:
+            out.append(f"  {short(name)}: {host_text(rows)}")
     for name, r in far:
         out.append(f"  ! your speedup is {r:.2f}x the {name}'s (more than {OUTLIER:g}x apart): "
                    f"a different GPU can show a different effect; see \"When it does not help\" "

@@ -18,7 +18,13 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 # tests/results/ builds it and compares.
 COLUMNS = ("chapter,slug,variant,gpu,cc,sms,sm_clock_mhz,driver,cuda,size,knobs,seed,method,"
            "samples,median_us,min_us,q1_us,q3_us,noise_pct,rate,rate_unit,roof_name,roof,"
-           "pct_roof,check,max_err,source_hash,commit,date").split(",")
+           "pct_roof,check,max_err,source_hash,commit,date,host,host_copy_gbs,"
+           "host_copy_all_gbs").split(",")
+# The host columns (common/host.h): "CPU model, N cores" on every row a program writes (empty on
+# rows measured before the column existed: not recorded), and one core's and every core's copy
+# rate, measured in the same run, on the rows of chapters timed on the host clock.
+HOST = re.compile(r"[^\x00-\x1f\x7f\"]{1,256}, \d{1,4} cores")
+HOST_COPY = ("host_copy_gbs", "host_copy_all_gbs")
 VARIANTS = ["naive", "optimized", "library"]
 RATE_UNITS = ["GB/s", "GFLOP/s", "Gop/s", "Glookup/s", "Ginst/s", "klaunch/s"]
 POSITIVE = ["median_us", "min_us", "q1_us", "q3_us", "rate", "roof", "pct_roof", "sm_clock_mhz"]
@@ -430,6 +436,40 @@ def check_row(row, where, chapters):
     x = number(row["max_err"])
     if x is None or not math.isfinite(x) or x < 0:
         bad("max_err", "not a finite number >= 0")
+    check_host(row, bad)
+
+
+def host_text(rows):
+    """The host of a chapter's rows on one GPU, in words: 'not recorded' for rows from before the
+    column; with the copy rates where the chapter's time is the host's (the optimized row's run,
+    else the first that has them)."""
+    hosts = [r for r in rows if r["host"]]
+    if not hosts:
+        return "host not recorded"
+    timed = [r for r in hosts if r["host_copy_gbs"]]
+    r = next((r for r in timed if r["variant"] == "optimized"), timed[0] if timed else hosts[0])
+    text = f"host {r['host']}"
+    if r["host_copy_gbs"]:
+        text += (f" (memcpy {r['host_copy_gbs']} GB/s on one core, {r['host_copy_all_gbs']} GB/s "
+                 "on every core, measured in the same run)")
+    return text
+
+
+def check_host(row, bad):
+    """The host columns: a description as common/host.c writes it, or empty (not recorded),
+    and two copy rates, both or neither, only beside a recorded host."""
+    if row["host"] and not HOST.fullmatch(row["host"]):
+        bad("host", "not 'CPU model, N cores' as common/host.c writes it")
+    for col in HOST_COPY:
+        if row[col] == "":
+            continue
+        x = number(row[col])
+        if x is None or not math.isfinite(x) or x <= 0 or x > 1e4:
+            bad(col, "not a copy rate in GB/s (a positive number below 1e4)")
+        if not row["host"]:
+            bad(col, "a host copy rate on a row that records no host")
+    if (row["host_copy_gbs"] == "") != (row["host_copy_all_gbs"] == ""):
+        bad("host_copy_all_gbs", "one core's and every core's copy rate are measured together")
 
 
 def half_unit(text):

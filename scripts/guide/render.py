@@ -13,7 +13,7 @@ from . import compare
 from . import loops
 from . import prose
 from . import evidence as ev
-from .model import ROOT, ResultsError, VARIANTS, md_text, read_text, rel
+from .model import ROOT, ResultsError, VARIANTS, host_text, md_text, read_text, rel
 
 
 def fnum(text, fmt):
@@ -126,7 +126,7 @@ def context_line(rows):
     knobs = f", {r['knobs'].replace(';', ', ')}" if r["knobs"] else ""
     return (f"{md_text(r['gpu'])} (cc {r['cc']}, {r['sms']} SMs{clock}, CUDA driver "
             f"{r['driver']}, runtime {r['cuda']}); size {r['size']}{knobs}; {md_text(r['method'])}; "
-            f"measured {r['date'][:10]} at commit {r['commit']}")
+            f"measured {r['date'][:10]} at commit {r['commit']}; {md_text(host_text(rows))}")
 
 
 def results_block(data, c):

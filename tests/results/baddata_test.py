@@ -182,7 +182,7 @@ def main():
                                                         ("readme", "--check")])
         cut = cut_in_date(t.read(H200).decode())
         planted(t, "PLANT the file cut in half, inside a date", H200, lambda s: cut,
-                f"{H200}:{cut.count(chr(10)) + 1}: column date",
+                f"{H200}:{cut.count(chr(10)) + 1}: 29 fields, the header has 32",
                 commands=[("stale",), ("run-times",), ("readme", "--check")])
 
         # Header-only files.

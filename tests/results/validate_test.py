@@ -80,9 +80,22 @@ def rows(t):
             (n1, "commit", "<script>alert(1)</script>", "column commit = "
              "'<script>alert(1)</script>': not a commit hash"),
             (n1, "rate_unit", "GB|s", "column rate_unit = 'GB|s': not one of"),
-            (n1, "driver", "13.0|x", "column driver = '13.0|x': not a CUDA version")):
+            (n1, "driver", "13.0|x", "column driver = '13.0|x': not a CUDA version"),
+            (n1, "host", "Intel Xeon", "column host = 'Intel Xeon': not 'CPU model, N cores'"),
+            (n1, "host", "<b>x</b>, 16 cores, 2", "column host = '<b>x</b>, 16 cores, 2': not"),
+            (n1, "host_copy_gbs", "12.5", "column host_copy_gbs = '12.5': a host copy rate on "
+             "a row that records no host")):
         planted(t, f"PLANT {col} = '{value}'", H200, lambda s, l=line, c=col, v=value:
                 set_field(s, l, c, v), f"{H200}:{line}: {why}", commands=every)
+    # The host's copy rates beside a recorded host: a rate that is none, and one without the other.
+    host = "AMD EPYC 9454 48-Core Processor, 16 cores"
+    for c1, c2, why in (("-3", "90", "column host_copy_gbs = '-3': not a copy rate in GB/s"),
+                        ("12", "", "column host_copy_all_gbs = '': one core's and every core's")):
+        planted(t, f"PLANT host copy rates '{c1}' and '{c2}'", H200,
+                lambda s, a=c1, b=c2: set_field(set_field(set_field(s, n1, "host", host), n1,
+                                                          "host_copy_gbs", a),
+                                                n1, "host_copy_all_gbs", b),
+                f"{H200}:{n1}: {why}", commands=every)
     planted(t, "PLANT a sweeps row with a knob value its rule forbids", SWEEPS,
             lambda s: set_field(s, line_of(t, SWEEPS, "1,"), "knobs", "fast-exp=2"),
             f"{SWEEPS}:{line_of(t, SWEEPS, '1,')}: column knobs = 'fast-exp=2'")

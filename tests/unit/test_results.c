@@ -48,11 +48,22 @@ int main(void)
     r.source_hash = "abcdef123456";
     r.commit = "1234567";
     r.date = "2026-11-22T00:00:00Z";
+    r.host = "Intel Xeon Platinum 8480+, 16 cores";
+    r.host_copy_gbs = 11.7;
+    r.host_copy_all_gbs = 90.05;
 
     char line[2048];
     EXPECT(results_format(line, sizeof line, &r) > 0);
     EXPECT(count_fields(line) == count_fields(results_header()));
     EXPECT(strstr(line, ",1073.7,GB/s,copy,") != NULL);
+    /* The host last: its model quoted (it holds a comma), then the two copy rates. */
+    size_t used = strlen(line), tail = strlen(",\"Intel Xeon Platinum 8480+, 16 cores\",11.70,90.05");
+    EXPECT(used > tail && strcmp(line + used - tail, ",\"Intel Xeon Platinum 8480+, 16 cores\",11.70,90.05") == 0);
+    r.host_copy_gbs = r.host_copy_all_gbs = -1; /* a kernel-timed row: no host figures */
+    EXPECT(results_format(line, sizeof line, &r) > 0);
+    used = strlen(line);
+    EXPECT(strcmp(line + used - 3, "\",,") == 0);
+    EXPECT(count_fields(line) == count_fields(results_header()));
 
     r.rate = -1; /* a time-only chapter: rate and unit both empty */
     EXPECT(results_format(line, sizeof line, &r) > 0);
