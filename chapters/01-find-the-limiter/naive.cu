@@ -5,28 +5,43 @@
 #include "cuda_check.h"
 
 // [kernel]
-/* z = SCALE * x + SHIFT */
+/* z = fmaf(SCALE, x, SHIFT) */
 __global__ void scale_kernel(float *out, const float *in, long n)
 {
-    long i = blockIdx.x * (long)BLOCK + threadIdx.x;
-    if (i < n)
-        out[i] = SCALE * in[i] + SHIFT;
+    long q = blockIdx.x * (long)BLOCK + threadIdx.x; /* this thread's quad */
+    if (q < quads(n)) {
+        struct quad v = load_quad(in, q, n);
+#pragma unroll
+        for (int k = 0; k < 4; k++)
+            v.f[k] = fmaf(SCALE, v.f[k], SHIFT);
+        store_quad(out, q, n, v);
+    }
 }
 
 /* e = exp(-z) */
 __global__ void exp_kernel(float *out, const float *in, long n, int fast_exp)
 {
-    long i = blockIdx.x * (long)BLOCK + threadIdx.x;
-    if (i < n)
-        out[i] = exp_of(-in[i], fast_exp);
+    long q = blockIdx.x * (long)BLOCK + threadIdx.x;
+    if (q < quads(n)) {
+        struct quad v = load_quad(in, q, n);
+#pragma unroll
+        for (int k = 0; k < 4; k++)
+            v.f[k] = exp_of(-v.f[k], fast_exp);
+        store_quad(out, q, n, v);
+    }
 }
 
 /* y = 1 / (1 + e) */
 __global__ void logistic_kernel(float *out, const float *in, long n)
 {
-    long i = blockIdx.x * (long)BLOCK + threadIdx.x;
-    if (i < n)
-        out[i] = 1.0f / (1.0f + in[i]);
+    long q = blockIdx.x * (long)BLOCK + threadIdx.x;
+    if (q < quads(n)) {
+        struct quad v = load_quad(in, q, n);
+#pragma unroll
+        for (int k = 0; k < 4; k++)
+            v.f[k] = 1.0f / (1.0f + v.f[k]);
+        store_quad(out, q, n, v);
+    }
 }
 // [kernel]
 

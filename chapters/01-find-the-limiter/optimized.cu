@@ -5,14 +5,19 @@
 #include "cuda_check.h"
 
 // [kernel]
-/* y = 1 / (1 + exp(-(SCALE * x + SHIFT))), intermediates in registers */
+/* y = 1 / (1 + exp(-fmaf(SCALE, x, SHIFT))), intermediates in registers */
 __global__ void logistic_kernel(float *out, const float *in, long n, int fast_exp)
 {
-    long i = blockIdx.x * (long)BLOCK + threadIdx.x;
-    if (i < n) {
-        float z = SCALE * in[i] + SHIFT;
-        float e = exp_of(-z, fast_exp);
-        out[i] = 1.0f / (1.0f + e);
+    long q = blockIdx.x * (long)BLOCK + threadIdx.x; /* this thread's quad */
+    if (q < quads(n)) {
+        struct quad v = load_quad(in, q, n);
+#pragma unroll
+        for (int k = 0; k < 4; k++) {
+            float z = fmaf(SCALE, v.f[k], SHIFT);
+            float e = exp_of(-z, fast_exp);
+            v.f[k] = 1.0f / (1.0f + e);
+        }
+        store_quad(out, q, n, v);
     }
 }
 // [kernel]

@@ -35,32 +35,36 @@ static void poison(void *data)
     poison_device(p->y, array_bytes(p->n));
 }
 
-/* The exact result (to double precision) and the largest error the float
- * program may make for input x. Each float operation rounds to nearest, a
- * relative error of at most u = 2^-24; ulp(v) <= 2^-23 |v| for a normal v;
- * the CUDA Math API documents expf within 2 ulp and __expf(v) within
- * 2 + floor(|1.173 v|) ulp. Second-order terms are bounded, not dropped. */
+/* The exact logistic of the program's own argument (to double precision) and
+ * the largest error the float program may make on it. The argument is the
+ * float z = fmaf(SCALE, x, SHIFT), rounded once on either side (fmaf is
+ * correctly rounded in C, and FFMA is), so it carries no error into the
+ * bound: what remains is the exponential, documented by the CUDA Math API
+ * within 2 ulp of the correctly rounded result for expf and 2 + floor(|1.173 v|)
+ * ulp for __expf (so within k + 1/2 ulp of the exact value: ulps_f32_bound),
+ * then one rounding of 1 + e and one of the IEEE division, each half an ulp of
+ * its result. Every term is measured in the ulp of the value it rounds, not as
+ * a worst-case multiple of 2^-24, so the bound is as tight as the documented
+ * accuracy allows: __expf, whose error grows with |v|, falls outside it where
+ * e is large (z < -4; see the README) and the default check fails it. */
 static void reference(float xf, int fast_exp, double *y_out, double *bound_out)
 {
-    const double u = 0x1.0p-24;
-    double ax = (double)SCALE * xf; /* exact: a 24-bit by 24-bit product */
-    double z = ax + (double)SHIFT;
-    double e = exp(-z);
+    float zf = fmaf(SCALE, xf, SHIFT);
+    double e = exp(-(double)zf);
     double y = 1.0 / (1.0 + e);
-    /* z in float: one rounding if the compiler fuses the multiply-add, two
-     * if it does not; this covers both. */
-    double dz = u * (1.0 + u) * (fabs(ax) + fabs(z));
-    /* exp of the rounded argument is off by a factor of at most
-     * e^dz <= 1 + dz + dz^2; then exp adds its own k ulp. */
-    double k = fast_exp ? 2.0 + floor(1.173 * (fabs(z) + dz)) : 2.0;
-    double rel_e = k * 0x1.0p-23 + dz * (1.0 + dz) * (1.0 + k * 0x1.0p-23);
-    /* A relative error r in e moves 1 + e by r * e / (1 + e) = r * e * y;
-     * 1 + e and the IEEE division round once each: relative error of y at
-     * most (h + 2u) / (1 - h - u), and h + u < 2^-16 here. */
-    double h = rel_e * e * y;
-    double rel_y = (h + 2.0 * u) * (1.0 + 0x1.0p-15);
+    double k = fast_exp ? 2.0 + floor(1.173 * fabs((double)zf)) : 2.0;
+    /* |E - e| <= de for the float exponential E. */
+    double de = ulps_f32_bound(e, k);
+    /* 1 / (1 + E) is off from y by at most de / ((1 + e - de)(1 + e)); the sum 1 + E
+     * rounds by half an ulp at most at 1 + e + de, which moves the quotient by that
+     * over (1 + e - de - that)^2; the division rounds by half an ulp of its result. */
+    double lo = 1.0 + e - de;
+    double hs = 0.5 * ulp_f32_at(1.0 + e + de);
+    double dy = de / (lo * (1.0 + e)) + hs / ((lo - hs) * (lo - hs));
+    double dq = 0.5 * ulp_f32_at(y + dy);
     *y_out = y;
-    *bound_out = y * (rel_y + 0x1.0p-48); /* + the reference's own rounding */
+    /* + the reference's own rounding (a few double ulps), with room to spare */
+    *bound_out = dy + dq + y * 0x1.0p-44;
 }
 
 static int check(void *data, struct check_report *r)

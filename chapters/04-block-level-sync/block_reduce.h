@@ -43,9 +43,10 @@ static __device__ float block_max(float v, float *part)
     v = lane < (int)blockDim.x / 32 ? part[lane] : -INFINITY;
     v = warp_max(v);
     __syncthreads();
-#if defined(PLANT_MAX) && PLANT_MAX == 1
+#ifdef PLANT_MAX_NONE
     v = 0.0f; /* planted bug: no maximum at all (the check must fail; see problem.cu) */
-#elif defined(PLANT_MAX) && PLANT_MAX == 2
+#endif
+#ifdef PLANT_MAX_SIGN
     v = -v; /* planted bug: a wrong maximum, the sign lost */
 #endif
     return v;

@@ -12,10 +12,17 @@ __global__ void row_max_kernel(float *row_max, const float *in, long n)
 {
     __shared__ float part[32]; /* one value per warp, for block_max */
     const float *x = in + blockIdx.x * n;
+    struct row_split r = split_row(x, n);
+    const float4 *xq = (const float4 *)(x + r.head);
 
     float m = -INFINITY;
-    for (long j = threadIdx.x; j < n; j += blockDim.x)
-        m = fmaxf(m, x[j]);
+#pragma unroll 4
+    for (long q = threadIdx.x; q < r.quads; q += blockDim.x) {
+        float4 v = xq[q];
+        m = fmaxf(m, fmaxf(fmaxf(v.x, v.y), fmaxf(v.z, v.w)));
+    }
+    if (threadIdx.x < r.head + r.tail)
+        m = fmaxf(m, x[edge_index(r, threadIdx.x)]);
     m = block_max(m, part);
     if (threadIdx.x == 0)
         row_max[blockIdx.x] = m;
@@ -26,11 +33,21 @@ __global__ void row_sum_kernel(float *row_sum, const float *in, const float *row
 {
     __shared__ float part[32];
     const float *x = in + blockIdx.x * n;
+    struct row_split r = split_row(x, n);
+    const float4 *xq = (const float4 *)(x + r.head);
     float m = row_max[blockIdx.x];
 
     float s = 0.0f;
-    for (long j = threadIdx.x; j < n; j += blockDim.x)
-        s += expf(x[j] - m);
+#pragma unroll 4
+    for (long q = threadIdx.x; q < r.quads; q += blockDim.x) {
+        float4 v = xq[q];
+        s += exp_shifted(v.x, m);
+        s += exp_shifted(v.y, m);
+        s += exp_shifted(v.z, m);
+        s += exp_shifted(v.w, m);
+    }
+    if (threadIdx.x < r.head + r.tail)
+        s += exp_shifted(x[edge_index(r, threadIdx.x)], m);
     s = block_sum(s, part);
     if (threadIdx.x == 0)
         row_sum[blockIdx.x] = s;
@@ -42,10 +59,21 @@ __global__ void normalize_kernel(float *out, const float *in, const float *row_m
 {
     const float *x = in + blockIdx.x * n;
     float *y = out + blockIdx.x * n;
+    struct row_split r = split_row(x, n);
+    const float4 *xq = (const float4 *)(x + r.head);
+    float4 *yq = (float4 *)(y + r.head);
     float m = row_max[blockIdx.x], s = row_sum[blockIdx.x];
 
-    for (long j = threadIdx.x; j < n; j += blockDim.x)
-        y[j] = expf(x[j] - m) / s;
+#pragma unroll 4
+    for (long q = threadIdx.x; q < r.quads; q += blockDim.x) {
+        float4 v = xq[q];
+        yq[q] = make_float4(exp_shifted(v.x, m) / s, exp_shifted(v.y, m) / s,
+                            exp_shifted(v.z, m) / s, exp_shifted(v.w, m) / s);
+    }
+    if (threadIdx.x < r.head + r.tail) {
+        long j = edge_index(r, threadIdx.x);
+        y[j] = exp_shifted(x[j], m) / s;
+    }
 }
 // [kernel]
 
