@@ -1,6 +1,6 @@
-/* Chapter 07, optimized: the same grid-stride copy at the same occupancy, but
- * each thread issues ILP independent loads before its first store, so ILP
- * memory latencies overlap instead of following one another. */
+/* Chapter 07, optimized: the same grid-stride float4 copy at the same
+ * occupancy, but each thread issues ILP independent loads before its first
+ * store, so ILP memory latencies overlap instead of following one another. */
 #include "problem.h"
 #include "cuda_check.h"
 
@@ -8,25 +8,35 @@
 template <int ILP> /* a compile-time count keeps v[] in registers */
 __global__ void copy_kernel(float *out, const float *in, long n)
 {
+    copy_tail(out, in, n); /* first: its registers are free before the loop */
+    long n4 = n / 4;
     long stride = (long)gridDim.x * blockDim.x;
     long i = blockIdx.x * (long)blockDim.x + threadIdx.x;
+    /* 16-byte accesses on both sides: the width is not the lesson. src and
+     * dst move with i, so the k-th float4 of a trip is k * stride past both,
+     * and the stores reuse the loads' offsets (fewer registers). */
+    const float4 *src = (const float4 *)in + i;
+    float4 *dst = (float4 *)out + i;
     /* ILP loads, then the ILP stores that wait for them: ILP memory
-     * latencies overlap. The elements are `stride` apart, so every load of
-     * a warp still reads 32 neighbours (coalesced). */
+     * latencies overlap. The float4s are `stride` apart, so every load of a
+     * warp still reads 32 neighbours (512 bytes, coalesced). The bound on
+     * each k lets the last trip keep its loads independent too. */
 #pragma unroll 1
-    for (; i + (ILP - 1) * stride < n; i += ILP * stride) {
-        float v[ILP];
+    for (; i < n4; i += ILP * stride, src += ILP * stride, dst += ILP * stride) {
+        float4 v[ILP];
 #pragma unroll
         for (int k = 0; k < ILP; k++)
-            v[k] = in[i + k * stride];
+            if (i + k * stride < n4)
+                v[k] = src[k * stride];
 #pragma unroll
         for (int k = 0; k < ILP; k++)
-            out[i + k * stride] = v[k];
+            if (i + k * stride < n4)
+#ifdef PLANT_STORE_STRIDE /* planted fault: the stores step by the block, not the grid */
+                dst[k * (long)blockDim.x] = v[k];
+#else
+                dst[k * stride] = v[k];
+#endif
     }
-    /* This thread's last few elements, fewer than ILP, one at a time. */
-#pragma unroll 1
-    for (; i < n; i += stride)
-        out[i] = in[i];
 }
 // [kernel]
 

@@ -1,5 +1,6 @@
 /* Chapter 07, the problem: copy n floats at a fixed, low occupancy. Bit-exact
- * check against the input; the work is one read and one write of the array. */
+ * check against the input; the work is one read and one write of the array.
+ * Both programs move it as float4s (n / 4 of them, then the n % 4 floats left). */
 #include "problem.h"
 #include "cuda_check.h"
 #include "rng.h"
@@ -19,6 +20,16 @@ static size_t host_bytes(const struct config *c) { return 2 * array_bytes(c->siz
 static void *create(const struct config *c)
 {
     long ilp = c->knob[KNOB_ILP]; /* a power of two: the knob's rule */
+    /* A thread of the optimized copy holds ILP float4s, 4 * ILP registers. Kept to half
+     * of an SM's 65536 registers (32 * warps threads x 4 * ILP <= 32768), the other half
+     * is left for addresses and counters: --warps 32 with --ilp 16 would ask for the
+     * whole register file in loaded values alone, and the launch would fail. */
+    if (c->knob[KNOB_WARPS] * ilp > 256) {
+        fprintf(stderr, "error: --warps %ld with --ilp %ld: warps x ilp must be at most 256 "
+                "(the loaded values alone would fill more than half of an SM's registers)\n",
+                c->knob[KNOB_WARPS], ilp);
+        exit(EXIT_USAGE);
+    }
     struct ilp_copy *t = (struct ilp_copy *)calloc(1, sizeof *t);
     t->n = c->size;
     t->warps = (int)c->knob[KNOB_WARPS];
@@ -83,12 +94,13 @@ const struct problem PROBLEM = {
     .max_size = 4294967296L,
     .knobs = {
         {"warps", "warps per SM: one block of 32*warps threads on each SM", 8, 1, 32},
-        /* The optimized kernel is compiled for 1, 2, 4, 8 and 16 loads in flight. */
-        {"ilp", "loads in flight per thread, optimized only", 8, 1, 16, 0, KNOB_POWER_OF_TWO},
+        /* The optimized kernel is compiled for 1, 2, 4, 8 and 16 float4 loads in flight. */
+        {"ilp", "16-byte loads in flight per thread, optimized only", 8, 1, 16, 0,
+         KNOB_POWER_OF_TWO},
     },
     .nknobs = 2,
-    .test_options = {"--ilp 1", "--ilp 2", "--ilp 4", "--warps 2", "--warps 4", "--warps 32",
-                     "--warps 16 --ilp 4", "--warps 32 --ilp 2", "--warps 4 --ilp 16"},
+    .test_options = {"--ilp 1", "--warps 2", "--warps 4", "--warps 32", "--warps 16 --ilp 4",
+                     "--warps 32 --ilp 2", "--warps 16 --ilp 16"},
     .timing = TIME_KERNEL,
     .metric = METRIC_GBS,
     .ncu_metrics = "dram__bytes_read.sum,dram__bytes_write.sum,"
@@ -96,8 +108,11 @@ const struct problem PROBLEM = {
                    "sm__warps_active.avg.pct_of_peak_sustained_active,"
                    "smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct,"
                    "smsp__warps_issue_stalled_long_scoreboard.sum,smsp__inst_executed_op_global_ld.sum,"
-                   "gpu__time_duration.sum",
-    .sweeps = {"--ilp 16", "--warps 16"},
+                   "smsp__warp_issue_stalled_lg_throttle_per_warp_active.pct,"
+                   "sm__cycles_elapsed.sum,gpu__time_duration.sum",
+    /* Loads in flight per SM, warps x ILP x 512 bytes (default 8 x 8 x 512 = 32 KB):
+     * 8, 16 and 64 KB by ILP; 64 KB from twice the warps; 32 KB from half of them. */
+    .sweeps = {"--ilp 2", "--ilp 4", "--ilp 16", "--warps 16", "--warps 4 --ilp 16"},
     .device_bytes = device_bytes,
     .host_bytes = host_bytes,
     .create = create,
