@@ -11,13 +11,19 @@ struct batch {
     size_t piece;           /* --piece: bytes of one piece (the last may be shorter) */
     long pieces;            /* ceil(bytes / piece) */
     int scattered;          /* --scattered: 1 the pieces lie at random slots of the pool */
-    int pack;               /* --pack: how optimized.cu packs scattered pieces (enum pack) */
+    int pack;               /* --pack: how optimized.cu gathers scattered pieces (enum pack) */
     unsigned char *pool;    /* pinned host memory: 2 * pieces slots of `piece` bytes */
     long *slot;             /* piece i lies at pool + slot[i] * piece */
     long *d_slot;           /* the same on the device, for the gather kernel (--pack 2): the
                              * pieces' places do not change between sends, so it is uploaded
                              * once, untimed, like the pool's contents */
-    unsigned char *staging; /* optimized.cu's pinned buffer for the packed batch */
+    /* The same places as the lists cudaMemcpyBatchAsync takes (--pack 3, and the report's
+     * batch-API figure): destination, source and bytes of each piece, built once, untimed,
+     * for the same reason. */
+    void **dsts;
+    void **srcs;
+    size_t *sizes;
+    unsigned char *staging; /* optimized.cu's pinned buffer for the packed batch (--pack 0, 1) */
     unsigned char *device;  /* the pieces, packed, on the device */
 };
 
@@ -36,22 +42,26 @@ static inline const unsigned char *piece_at(const struct batch *b, long i)
     return b->pool + (size_t)b->slot[i] * b->piece;
 }
 
-/* How the optimized program gathers scattered pieces into one batch: one
- * host core copies them into a pinned buffer (the guideline as the guide
- * states it), every host core does (OpenMP), or one kernel reads them where
- * they lie in the mapped pinned pool and writes them packed (chapter 14's
- * zero copy): no staging copy, no host core, and still one operation. */
-enum pack { PACK_ONE_CORE, PACK_EVERY_CORE, PACK_ON_DEVICE };
+/* How the optimized program gathers scattered pieces into one operation:
+ * one host core copies them into a pinned buffer and one copy sends it (the
+ * guideline as the guide states it: its time is one core's memcpy rate),
+ * every host core packs (OpenMP), one kernel reads them where they lie in
+ * the mapped pinned pool and writes them packed (the default: one operation,
+ * no host copy, bounded by the link), or one cudaMemcpyBatchAsync call hands
+ * the runtime all the pieces' places (CUDA 12.8+: one call, but the copy
+ * engine still moves each piece as a copy of its own). */
+enum pack { PACK_ONE_CORE, PACK_EVERY_CORE, PACK_ON_DEVICE, PACK_BATCH_API };
 
 /* Copy every piece to dst + i * piece, on one host core or on all of them. */
 void pack_on_host(const struct batch *b, unsigned char *dst, int every_core);
 
-/* One kernel on `stream`: every piece from the mapped pool to its place in
- * b->device. */
-void gather_on_device(const struct batch *b, cudaStream_t stream);
+/* One cudaMemcpyBatchAsync on `stream`: every piece from where it lies to its
+ * place in b->device, in one call. */
+void send_batch_api(const struct batch *b, cudaStream_t stream);
 
 /* The chapter's evidence, printed after the timing: the pieces, one copy of
- * all the bytes alone (the link's rate), and one packing alone (one core). */
+ * all the bytes alone (the link's rate), one packing alone (one core), and one
+ * batch-API call alone. */
 void report_batch(const struct batch *b);
 
 #endif
