@@ -11,8 +11,15 @@ __constant__ float c_table[MAX_ENTRIES];
 __global__ void lookup_kernel(float *out, const int *keys, long n, unsigned mask)
 {
     for (long i = blockIdx.x * (long)blockDim.x + threadIdx.x; i < n;
+#ifdef PLANT_GRID_STRIDE /* planted: a stride of two grids skips every other pass */
+         i += 2L * gridDim.x * blockDim.x) {
+#else
          i += (long)gridDim.x * blockDim.x) {
+#endif
         int key = keys[i];
+#ifdef PLANT_LANE0_KEY /* planted: lane 0's key for the whole warp, right only when uniform */
+        key = __shfl_sync(__activemask(), key, 0);
+#endif
         float sum = 0.0f;
 #pragma unroll
         for (int j = 0; j < LOOKUPS; j++)

@@ -12,11 +12,20 @@ __global__ void lookup_kernel(float *out, const int *keys, long n, unsigned mask
                               const float *table)
 {
     extern __shared__ float s_table[];
+#ifdef PLANT_COPY_ONE_PASS /* planted: the copy stops after one block's worth of entries */
+    if (threadIdx.x <= mask)
+        s_table[threadIdx.x] = table[threadIdx.x];
+#else
     for (unsigned e = threadIdx.x; e <= mask; e += blockDim.x)
         s_table[e] = table[e];
+#endif
     __syncthreads();
     for (long i = blockIdx.x * (long)blockDim.x + threadIdx.x; i < n;
+#ifdef PLANT_GRID_STRIDE /* planted: a stride of two grids skips every other pass */
+         i += 2L * gridDim.x * blockDim.x) {
+#else
          i += (long)gridDim.x * blockDim.x) {
+#endif
         int key = keys[i];
         float sum = 0.0f;
 #pragma unroll
@@ -39,7 +48,11 @@ __global__ void lookup_global_kernel(float *out, const int *keys, long n, unsign
         float sum = 0.0f;
 #pragma unroll
         for (int j = 0; j < LOOKUPS; j++)
+#ifdef PLANT_GLOBAL_MASK /* planted: half the table's mask, the top half never read */
+            sum += table[(key + j * STEP) & (mask >> 1)];
+#else
             sum += table[(key + j * STEP) & mask];
+#endif
         out[i] = sum;
     }
 }

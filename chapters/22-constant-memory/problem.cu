@@ -103,7 +103,7 @@ static int check(void *data, struct check_report *r)
 }
 
 /* DRAM traffic: a 4-byte key in and a 4-byte sum out per element (the table
- * is a few KB). Not what bounds these kernels: the lookups are. */
+ * is at most 32 KB). Not what bounds these kernels: the lookups are. */
 static double bytes(const void *data)
 {
     return 8.0 * (double)((const struct lookup *)data)->n;
@@ -143,20 +143,27 @@ const struct problem PROBLEM = {
     .knobs = {
         {"spread", "distinct keys (table entries read at once) among the 32 threads of a "
                    "warp: 1 is warp-uniform, 32 fully divergent", 32, 1, 32, 0, KNOB_POWER_OF_TWO},
-        {"entries", "table entries (floats), both programs", 1024, 256, MAX_ENTRIES, 0,
+        {"entries", "table entries (floats), both programs", 256, MIN_ENTRIES, MAX_ENTRIES, 0,
          KNOB_POWER_OF_TWO},
         {"table", "optimized only: 0 reads the table from shared memory, 1 the same reads "
                   "straight from its global copy (through the L1)", 0, 0, 1},
     },
     .nknobs = 3,
-    .test_options = {"--spread 16", "--spread 32 --entries 4096", "--table 1 --spread 8"},
+    /* --entries 1024: four passes of each block's copy loop (the default's 256
+     * entries take one); --entries 64: a table smaller than a block. */
+    .test_options = {"--spread 16", "--spread 32 --entries 1024", "--entries 64",
+                     "--table 1 --spread 8"},
     .timing = TIME_KERNEL,
     .metric = METRIC_SHARED_LOOKUPS,
-    /* Instructions and where warps wait; shared-memory wavefronts per load
+    /* Instructions and where warps wait; the indexed constant cache's hit rate
+     * and its replays (one per separate request after the first of an LDC: the
+     * guide's serialization, counted); shared-memory wavefronts per load
      * instruction (1: one pass; more: bank conflicts); for the global-memory
      * reads of --table 1, the L1's sectors per request and its hit rate. */
     .ncu_metrics = "gpu__time_duration.sum,smsp__inst_executed.sum,"
                    "smsp__issue_active.avg.pct_of_peak_sustained_active,"
+                   "idc__request_hit_rate.pct,"
+                   "sm__idc_divergent_instruction_replays.sum,"
                    "smsp__sass_inst_executed_op_shared_ld.sum,"
                    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,"
                    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,"
@@ -167,12 +174,17 @@ const struct problem PROBLEM = {
                    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,"
                    "l1tex__t_sector_hit_rate.pct,"
                    "dram__bytes_read.sum",
-    /* The spread, from warp-uniform to divergent; the table size across the
-     * constant cache's working set, divergent and uniform; and the optimized
-     * program reading global memory instead of shared, uniform and divergent. */
-    .sweeps = {"--spread 1", "--spread 8", "--entries 2048",
-               "--entries 4096", "--entries 8192", "--spread 1 --entries 256",
-               "--spread 1 --entries 4096", "--spread 1 --table 1", "--table 1"},
+    /* The spread, from warp-uniform to divergent; the uniform case across table
+     * sizes, 256 B to 16 KB, where the constant cache bends (the evidence that
+     * the 1 KB default fits); the divergent case at 4, 16 and 32 KB, where
+     * misses add to the serialization; and the optimized program reading
+     * global memory instead of shared, uniform and divergent. */
+    .sweeps = {"--spread 1", "--spread 8",
+               "--spread 1 --entries 64", "--spread 1 --entries 128",
+               "--spread 1 --entries 512", "--spread 1 --entries 1024",
+               "--spread 1 --entries 4096",
+               "--entries 1024", "--entries 4096", "--entries 8192",
+               "--spread 1 --table 1", "--table 1"},
     .device_bytes = device_bytes,
     .host_bytes = host_bytes,
     .create = create,

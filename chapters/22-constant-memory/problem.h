@@ -4,13 +4,17 @@
 
 #include "chapter.h"
 
-/* Each element sums LOOKUPS entries of a table of --entries floats (1024 by
- * default, 4 KB: inside the constant cache's 8 KB working set per SM), at indices key, key + STEP, key + 2 STEP, ... modulo the
- * table size: several lookups per 8 bytes of DRAM traffic, so the lookups,
- * not DRAM, set the pace. STEP is odd and larger than a cache line's worth of
- * floats, so one thread's lookups land on different lines. */
+/* Each element sums LOOKUPS entries of a table of --entries floats (256 by
+ * default, 1 KB: small enough that every lookup hits the SM's constant cache,
+ * which the uniform case's cost against smaller tables shows; the sweep's
+ * larger tables show where it stops fitting), at indices key, key + STEP,
+ * key + 2 STEP, ... modulo the table size: 32 lookups per 8 bytes of DRAM
+ * traffic, so the lookups, not DRAM, set the pace. STEP is odd and larger than
+ * a cache line's worth of floats, so one thread's lookups land on different
+ * lines. */
 #define LOOKUPS 32
 #define STEP 129
+#define MIN_ENTRIES 64   /* 256 B: the smallest table the sweep times */
 #define MAX_ENTRIES 8192 /* 32 KB: half of the 64 KB constant space */
 #define BLOCK 256
 #define BLOCKS_PER_SM 8  /* 8 x 256 threads: a full H100 SM */
