@@ -18,9 +18,11 @@ import sys
 import tempfile
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-H200 = "results/nvidia-h200.csv"
-SWEEPS = "results/sweeps/nvidia-h200.csv"
-EVIDENCE = "results/evidence/nvidia-h200.csv"
+# The reference GPU file the plants edit: the H100's, which holds every chapter.
+REF = "results/nvidia-h100-80gb-hbm3.csv"
+SWEEPS = "results/sweeps/nvidia-h100-80gb-hbm3.csv"
+EVIDENCE = "results/evidence/nvidia-h100-80gb-hbm3.csv"
+REF_GPU = "NVIDIA H100 80GB HBM3"
 TOML = "chapters/20-matrix-transpose/evidence.toml"
 COLUMNS = None                        # the results header, read from the copy
 failed = 0
@@ -151,21 +153,21 @@ def main():
     global COLUMNS
     with tempfile.TemporaryDirectory() as tmp:
         t = Tree(os.path.join(tmp, "tree"))
-        COLUMNS = t.read(H200).decode().split("\n")[0].split(",")
+        COLUMNS = t.read(REF).decode().split("\n")[0].split(",")
         expect(t, "the committed results pass", ["stale"], "0 problem(s)", rc=0, one_line=False)
         xff = lambda text: text.encode() + b"\xff"                       # noqa: E731
 
         # An exercise that adds a knob: its rows are stale, a warning for a person, not a fault.
-        problem, results = t.read("chapters/01-find-the-limiter/problem.cu"), t.read(H200)
+        problem, results = t.read("chapters/01-find-the-limiter/problem.cu"), t.read(REF)
         t.write("chapters/01-find-the-limiter/problem.cu", problem + b"// an exercise\n")
-        t.write(H200, set_field(results.decode(), 2, "knobs", "fast-exp=0;new-knob=1"))
+        t.write(REF, set_field(results.decode(), 2, "knobs", "fast-exp=0;new-knob=1"))
         expect(t, "an exercise adds a knob: a warning, exit 0", ["stale", "--warn"],
                "WARN: chapter 01", rc=0, one_line=False)
         t.write("chapters/01-find-the-limiter/problem.cu", problem)
-        t.write(H200, results)
+        t.write(REF, results)
 
         # A byte that is not UTF-8: results, sweeps, evidence, evidence.toml.
-        for rel in (H200, SWEEPS, EVIDENCE):
+        for rel in (REF, SWEEPS, EVIDENCE):
             n = len(t.read(rel).decode().split("\n"))
             planted(t, f"PLANT a non-UTF-8 byte in {rel}", rel, xff,
                     f"{rel}:{n}:1: byte 0xff is not UTF-8")
@@ -177,17 +179,17 @@ def main():
         for what, value in (("not a date", "garbage"), ("a date without its Z",
                                                         "2026-11-22T14:11:54"),
                             ("an empty date", ""), ("no such day", "2026-02-30T14:11:54Z")):
-            planted(t, f"PLANT {what}", H200, lambda s, v=value: set_field(s, 2, "date", v),
-                    f"{H200}:2: column date", commands=[("stale",), ("run-times",),
+            planted(t, f"PLANT {what}", REF, lambda s, v=value: set_field(s, 2, "date", v),
+                    f"{REF}:2: column date", commands=[("stale",), ("run-times",),
                                                         ("readme", "--check")])
-        cut = cut_in_date(t.read(H200).decode())
-        planted(t, "PLANT the file cut in half, inside a date", H200, lambda s: cut,
-                f"{H200}:{cut.count(chr(10)) + 1}: 29 fields, the header has 32",
+        cut = cut_in_date(t.read(REF).decode())
+        planted(t, "PLANT the file cut in half, inside a date", REF, lambda s: cut,
+                f"{REF}:{cut.count(chr(10)) + 1}: 29 fields, the header has 32",
                 commands=[("stale",), ("run-times",), ("readme", "--check")])
 
         # Header-only files.
-        planted(t, "PLANT a results file with only its header", H200, header_only,
-                f"{H200}:2: a header and no rows", commands=[("stale",), ("compare", "--gpu", "h200")])
+        planted(t, "PLANT a results file with only its header", REF, header_only,
+                f"{REF}:2: a header and no rows", commands=[("stale",), ("compare", "--gpu", "h100")])
         planted(t, "PLANT a sweeps file with only its header", SWEEPS, header_only,
                 f"{SWEEPS}:2: a header and no rows")
         planted(t, "PLANT an evidence file with only its header", EVIDENCE, header_only,
@@ -199,24 +201,24 @@ def main():
                                    ("cc", "abc", "compute capability"),
                                    ("knobs", "nosuch=1", "'nosuch' is not a knob of chapter 1"),
                                    ("knobs", "", "expected each knob of chapter 1 once")):
-            planted(t, f"PLANT {col} = '{value}'", H200, lambda s, c=col, v=value:
-                    set_field(s, 2, c, v), f"{H200}:2: column ", commands=[("stale",)])
-            planted(t, f"PLANT {col} = '{value}' (the reason)", H200, lambda s, c=col, v=value:
+            planted(t, f"PLANT {col} = '{value}'", REF, lambda s, c=col, v=value:
+                    set_field(s, 2, c, v), f"{REF}:2: column ", commands=[("stale",)])
+            planted(t, f"PLANT {col} = '{value}' (the reason)", REF, lambda s, c=col, v=value:
                     set_field(s, 2, c, v), needle, commands=[("stale",)])
         planted(t, "PLANT median_us = 1e300 in sweeps", SWEEPS,
                 lambda s: set_field(s, 2, "median_us", "1e300"),
                 f"{SWEEPS}:2: column median_us = '1e300': above")
-        line2 = t.read(H200).decode().split("\n")[1]
-        planted(t, "PLANT a NUL byte in a field", H200,
+        line2 = t.read(REF).decode().split("\n")[1]
+        planted(t, "PLANT a NUL byte in a field", REF,
                 lambda s: s.replace("CUDA events", "CUDA\0events", 1),
-                f"{H200}:2:{line2.index('CUDA events') + 5}: a control character (U+0000)",
+                f"{REF}:2:{line2.index('CUDA events') + 5}: a control character (U+0000)",
                 commands=[("stale",)])
-        planted(t, "PLANT a wrong GPU name in line 2: reported on line 2", H200,
-                lambda s: set_field(s, 2, "gpu", "NVIDIA H100 80GB HBM3"),
-                f"{H200}:2: column gpu", commands=[("stale",)])
+        planted(t, "PLANT a wrong GPU name in line 2: reported on line 2", REF,
+                lambda s: set_field(s, 2, "gpu", "NVIDIA H200"),
+                f"{REF}:2: column gpu", commands=[("stale",)])
 
         # merge: bad measured rows never reach results/.
-        rows = t.read(H200).decode().split("\n")
+        rows = t.read(REF).decode().split("\n")
         measured = os.path.join(tmp, "measured.csv")
         for what, col, value, needle in (
                 ("a 1e300 median", "median_us", "1e300", "column median_us = '1e300'"),
@@ -249,6 +251,16 @@ def main():
         check("claims: PLANT a chapter missing from an evidence file: a problem, exit 1",
               code == 1 and f"FAIL: {EVIDENCE}: no rows of chapter 20" in out
               and " 0 problem(s)" not in out and "Traceback" not in err, out[-300:])
+        # Neither timed nor profiled on that GPU: not measured there yet, reported, not a fault.
+        old_rows, old_sweeps = t.read(REF), t.read(SWEEPS)
+        for f, text in ((REF, old_rows), (SWEEPS, old_sweeps)):
+            t.write(f, drop_lines(lambda l: l.startswith("20,"))(text.decode()))
+        code, out, err = t.run("claims")
+        check("claims: PLANT a chapter with neither results nor evidence on a GPU: not measured, "
+              "exit 0", code == 0 and "NOT MEASURED: chapter 20 on NVIDIA REF" in out
+              and "Traceback" not in err, out[-300:])
+        t.write(REF, old_rows)
+        t.write(SWEEPS, old_sweeps)
         t.write(EVIDENCE, old)
 
         # evidence.toml: no [prediction], empty, [record] size = -1.

@@ -19,7 +19,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import baddata_test as bd                                          # noqa: E402
-from baddata_test import (H200, SWEEPS, EVIDENCE, TOML, Tree, expect, planted,  # noqa: E402
+from baddata_test import (REF, REF_GPU, SWEEPS, EVIDENCE, TOML, Tree, expect, planted,  # noqa: E402
                           set_field)
 
 README20 = "chapters/20-matrix-transpose/README.md"
@@ -52,10 +52,10 @@ def refused(t, name, args, needle):
 
 
 def rows(t):
-    """Results rows: each planted on its line of the H200 file, refused by stale, claims and
+    """Results rows: each planted on its line of the REF file, refused by stale, claims and
     readme with the column named."""
-    n1 = line_of(t, H200, "1,")                 # chapter 01 naive (no library.cu, knob fast-exp)
-    n20 = line_of(t, H200, "20,")               # chapter 20 naive (knob rows, a power of two)
+    n1 = line_of(t, REF, "1,")                 # chapter 01 naive (no library.cu, knob fast-exp)
+    n20 = line_of(t, REF, "20,")               # chapter 20 naive (knob rows, a power of two)
     every = (("stale",), ("claims",), ("readme", "--check"), ("book-json",))
     for line, col, value, why in (
             (n1, "variant", "library", "column variant = 'library': chapter 01 has no library"),
@@ -85,17 +85,17 @@ def rows(t):
             (n1, "host", "<b>x</b>, 16 cores, 2", "column host = '<b>x</b>, 16 cores, 2': not"),
             (n1, "host_copy_gbs", "12.5", "column host_copy_gbs = '12.5': a host copy rate on "
              "a row that records no host")):
-        planted(t, f"PLANT {col} = '{value}'", H200, lambda s, l=line, c=col, v=value:
-                set_field(s, l, c, v), f"{H200}:{line}: {why}", commands=every)
+        planted(t, f"PLANT {col} = '{value}'", REF, lambda s, l=line, c=col, v=value:
+                set_field(s, l, c, v), f"{REF}:{line}: {why}", commands=every)
     # The host's copy rates beside a recorded host: a rate that is none, and one without the other.
     host = "AMD EPYC 9454 48-Core Processor, 16 cores"
     for c1, c2, why in (("-3", "90", "column host_copy_gbs = '-3': not a copy rate in GB/s"),
                         ("12", "", "column host_copy_all_gbs = '': one core's and every core's")):
-        planted(t, f"PLANT host copy rates '{c1}' and '{c2}'", H200,
+        planted(t, f"PLANT host copy rates '{c1}' and '{c2}'", REF,
                 lambda s, a=c1, b=c2: set_field(set_field(set_field(s, n1, "host", host), n1,
                                                           "host_copy_gbs", a),
                                                 n1, "host_copy_all_gbs", b),
-                f"{H200}:{n1}: {why}", commands=every)
+                f"{REF}:{n1}: {why}", commands=every)
     planted(t, "PLANT a sweeps row with a knob value its rule forbids", SWEEPS,
             lambda s: set_field(s, line_of(t, SWEEPS, "1,"), "knobs", "fast-exp=2"),
             f"{SWEEPS}:{line_of(t, SWEEPS, '1,')}: column knobs = 'fast-exp=2'")
@@ -116,25 +116,25 @@ def rows(t):
             f"{EVIDENCE}:{opt}: column options = '--fast-exp 7': --fast-exp 7 is out of range",
             commands=[("stale",), ("claims",)])
     # A README refuses before writing anything: `make readme` runs `readme`.
-    old = t.read(H200)
-    t.write(H200, set_field(old.decode(), n1, "max_err", "nan"))
+    old = t.read(REF)
+    t.write(REF, set_field(old.decode(), n1, "max_err", "nan"))
     refused(t, "PLANT max_err = nan: make readme writes nothing", ["readme"],
-            f"{H200}:{n1}: column max_err")
-    t.write(H200, old)
+            f"{REF}:{n1}: column max_err")
+    t.write(REF, old)
 
 
 def escaped(t):
     """A GPU name and an evidence unit holding | < > &: every table keeps its columns, and no
     raw tag reaches a README or the book's JSON."""
-    weird = "NVIDIA H200 <|>&"                  # its file name is still nvidia-h200.csv
-    olds = {rel: t.read(rel) for rel in (H200, SWEEPS, EVIDENCE)}
+    weird = REF_GPU + " <|>&"                   # its file name is still the same
+    olds = {rel: t.read(rel) for rel in (REF, SWEEPS, EVIDENCE)}
     for rel, text in olds.items():
-        t.write(rel, text.decode().replace("NVIDIA H200", weird))
+        t.write(rel, text.decode().replace(REF_GPU, weird))
     code, out, err = t.run("readme")
     bad = []
     for name, text in readmes(t).items():
         text = text.decode()
-        if "H200 <|" in text:
+        if "HBM3 <|" in text:
             bad.append(f"{name}: a raw '<' or '|'")
         lines = text.split("\n")
         for i, l in enumerate(lines[1:], start=1):      # each table row: the separator's cells
@@ -150,7 +150,7 @@ def escaped(t):
     md = "\n".join(b["markdown"] for c in (json.loads(out)["chapters"] if code == 0 else [])
                    for b in c["blocks"])
     bd.check("book-json: PLANT '<|>&' in a GPU name: the markdown it hands the book is escaped",
-             code == 0 and "H200 \\<\\|\\>\\&" in md and "H200 <" not in md,
+             code == 0 and "HBM3 \\<\\|\\>\\&" in md and "HBM3 <" not in md,
              f"exit {code}: {err[-300:]}")
     for rel, text in olds.items():
         t.write(rel, text)
@@ -250,7 +250,7 @@ def guard(t):
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         t = Tree(os.path.join(tmp, "tree"))
-        bd.COLUMNS = t.read(H200).decode().split("\n")[0].split(",")
+        bd.COLUMNS = t.read(REF).decode().split("\n")[0].split(",")
         expect(t, "the copy passes", ["stale"], "0 problem(s)", rc=0, one_line=False)
         for plant in (rows, escaped, markers, specs, kinds, guard):
             plant(t)
