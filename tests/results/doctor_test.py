@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """`results.py doctor` (`make doctor`) on recorded files, no GPU needed: copies of the reference
 GPUs' results and evidence with one planted host fault each (a slow link: chapters 11 to 14
-flagged, explained by the link-h2d roof; a slow host: chapter 12 flagged, explained by one core's
-packing rate; a slower kernel with every figure as it was: unexplained), and the live part with a
+flagged, explained by the link-h2d roof; a slow host: chapter 13 flagged, explained by one core's
+memcpy; chapter 12 with slower API calls: the launch roof; a slower kernel with every figure as it was: unexplained), and the live part with a
 fake nvidia-smi and a fake scripts/doctor-roofs.cu (its state and roofs printed, nothing but
 queries asked, one line and exit 3 without a GPU). One PASS: or FAIL: line per assertion; exits 1
 if any failed."""
@@ -135,16 +135,25 @@ def test_analysis(tmp):
              sorted(against_h100(found)) == ["13"] and lines
              and lines[0].startswith("explained by link-h2d roof"), out)
 
-    # A slow host: one core packs at half the rate; chapter 12's optimized program packs.
-    found, out = analysis(tmp, "slow-host", "Test GPU slow host", times={(12, "optimized"): 2.0},
-                          host={(12, "pack_gbs"): 0.5, (12, "pack_ms"): 2.0})
+    # A slow host: one core copies at half the rate; chapter 13's naive (pageable) transfer
+    # stages through one core's memcpy.
+    found, out = analysis(tmp, "slow-host", "Test GPU slow host", times={(13, "naive"): 2.0},
+                          host={(13, "host_memcpy_gbs"): 0.5})
     h100 = against_h100(found)
-    lines = h100.get("12", [])
-    tm.check("a slow host: chapter 12 and no other flagged against the H100", sorted(h100) == ["12"],
+    lines = h100.get("13", [])
+    tm.check("a slow host: chapter 13 and no other flagged against the H100", sorted(h100) == ["13"],
              out)
-    tm.check("a slow host: chapter 12 explained by one core's packing rate (host:pack_gbs, 0.50x), "
-             "not by the link", len(lines) == 1 and "one core's packing rate" in lines[0]
-             and "host:pack_gbs" in lines[0] and "(0.50x)" in lines[0], "\n".join(lines))
+    tm.check("a slow host: chapter 13 explained by one core's memcpy (host:host_memcpy_gbs, 0.50x), "
+             "not by the link", len(lines) == 1 and "one core's memcpy" in lines[0]
+             and "host:host_memcpy_gbs" in lines[0] and "(0.50x)" in lines[0], "\n".join(lines))
+
+    # Chapter 12's naive program: a call per piece; slower calls (the launch roof halved).
+    found, out = analysis(tmp, "slow-calls", "Test GPU slow calls", times={(12, "naive"): 2.0},
+                          roofs={"launch-stream": 0.5})
+    lines = against_h100(found).get("12", [])
+    tm.check("slow API calls: chapter 12 explained by the launch-stream roof (0.50x)",
+             any(l.startswith("explained by launch-stream roof") and "(0.50x)" in l for l in lines),
+             out)
 
     # A slower kernel on the same roofs, clocks and host: no figure accounts for it.
     found, out = analysis(tmp, "unexplained", "Test GPU slower kernel", times={(20, "optimized"): 2.0})
