@@ -397,8 +397,9 @@ else
         [ -x "$bin" ] || continue
         # shellcheck disable=SC2086 # the options are words
         "$bin" --check-only --size "$size" $opts >"$log" 2>&1; rc=$?
-        [ $rc -eq 1 ] && ok "$dir $v with PLANT_$name fails its check" \
-            || { bad "$dir $v with PLANT_$name: exit $rc, expected 1 (the check missed the fault)"; tail -n 5 "$log"; }
+        at="--size $size${opts:+ $opts}"
+        [ $rc -eq 1 ] && ok "$dir $v with PLANT_$name fails its check ($at)" \
+            || { bad "$dir $v with PLANT_$name ($at): exit $rc, expected 1 (the check missed the fault)"; tail -n 5 "$log"; }
     done <<<"$(tests/plants.sh 2>/dev/null)"
     if [ -n "$sanitizer" ] && [ -x build/tests/planted-3 ]; then
         sanitize racecheck build/tests/planted-0 --check-only --size small && ok "racecheck passes the race-free planted program" \
