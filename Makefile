@@ -186,14 +186,16 @@ $(BUILD)/tests/planted-%: tests/planted/planted.cu $(LIBCOMMON) $(FLAGS_STAMP)
 	@mkdir -p $(BUILD)/deps
 	$(NVCC) $(NVCCFLAGS) $(GENCODE) $(WARN) -Xcompiler $(OPENMP) -MMD -MP -MF $(BUILD)/deps/$(@F).d -Icommon -DPLANT=$* $< $(LIBCOMMON) -o $@ $(if $(CUDA_LIB),-Xlinker -rpath=$(CUDA_LIB))
 
-# A chapter's planted faults (chapters/NN-slug/plants.tsv: NAME, variants, size, options, what):
-# build/tests/plant/NN-slug/NAME/VARIANT is VARIANT.cu compiled with -DPLANT_NAME, and make test
-# on a GPU requires its check to fail (tests/plants.sh reads the file).
+# A chapter's planted faults (chapters/NN-slug/plants.tsv: NAME, variants, size, options, what,
+# and optionally a sed expression): build/tests/plant/NN-slug/NAME/VARIANT is VARIANT.cu, edited
+# by the expression where there is one, compiled with -DPLANT_NAME; make test on a GPU requires
+# its check to fail (tests/plants.sh reads the file).
 .SECONDEXPANSION:
 plant_dir = chapters/$(word 1,$(subst /, ,$(1)))
-$(BUILD)/tests/plant/%: $$(wildcard $$(call plant_dir,$$*)/*.cu $$(call plant_dir,$$*)/*.h) $(LIBCOMMON) $(FLAGS_STAMP)
+$(BUILD)/tests/plant/%: $$(wildcard $$(call plant_dir,$$*)/*.cu $$(call plant_dir,$$*)/*.h $$(call plant_dir,$$*)/plants.tsv) tests/plants.sh $(LIBCOMMON) $(FLAGS_STAMP)
 	@mkdir -p $(@D)
-	$(NVCC) $(NVCCFLAGS) $(GENCODE) $(WARN) -Xcompiler $(OPENMP) -Icommon -I$(call plant_dir,$*) -DPLANT_$(word 2,$(subst /, ,$*)) -DSOURCE_HASH='"planted"' $(NVCCFLAGS.$(word 1,$(subst /, ,$*)).$(@F)) $(call plant_dir,$*)/$(@F).cu $(call plant_dir,$*)/problem.cu $(LIBCOMMON) -o $@ $(LDLIBS.$(word 1,$(subst /, ,$*)).$(@F)) $(if $(CUDA_LIB),-Xlinker -rpath=$(CUDA_LIB))
+	tests/plants.sh source $(call plant_dir,$*) $(word 2,$(subst /, ,$*)) $(@F) >$@.cu
+	$(NVCC) $(NVCCFLAGS) $(GENCODE) $(WARN) -Xcompiler $(OPENMP) -Icommon -I$(call plant_dir,$*) -DPLANT_$(word 2,$(subst /, ,$*)) -DSOURCE_HASH='"planted"' $(NVCCFLAGS.$(word 1,$(subst /, ,$*)).$(@F)) $@.cu $(call plant_dir,$*)/problem.cu $(LIBCOMMON) -o $@ $(LDLIBS.$(word 1,$(subst /, ,$*)).$(@F)) $(if $(CUDA_LIB),-Xlinker -rpath=$(CUDA_LIB))
 
 # Every roof on this GPU and the relations between them (tests/roofs/roofs.cu): run it on a GPU
 # after changing common/roofs.cu.

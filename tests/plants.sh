@@ -1,8 +1,25 @@
 #!/usr/bin/env bash
 # Every chapter's planted faults, one per line: "DIR NAME VARIANT SIZE OPTIONS...", read from
-# chapters/*/plants.tsv (tab-separated: NAME, variants, size, options or "-", what it plants).
+# chapters/*/plants.tsv (tab-separated: NAME, variants, size, options or "-", what it plants,
+# and optionally a sed expression). A plant is either code under #ifdef PLANT_NAME in the
+# chapter's sources, or a sed expression that edits the program's source (so that a plant
+# needs no change to the measured sources); a plant that changes nothing is refused.
 # A malformed line is an error naming the file and line, exit 2, before anything is built.
+# `tests/plants.sh source DIR NAME VARIANT` prints the planted program's source.
 set -u
+if [ "${1:-}" = source ]; then
+    dir=$2 name=$3 v=$4
+    # The first line of this plant that lists this program.
+    line=$(awk -F'\t' -v n="$name" -v v="$v" '$1 == n && (" " $2 " ") ~ (" " v " ")' "$dir/plants.tsv" | head -n 1)
+    IFS=$'\t' read -r _ _ _ _ _ expr <<<"$line"
+    if [ -z "${expr:-}" ]; then cat "$dir/$v.cu"; exit 0; fi
+    out=$(sed -e "$expr" "$dir/$v.cu") || exit 2
+    if [ "$out" = "$(cat "$dir/$v.cu")" ]; then
+        echo "error: $dir/plants.tsv: $name's sed expression changes nothing in $v.cu" >&2; exit 2
+    fi
+    printf '%s\n' "$out"
+    exit 0
+fi
 status=0
 for f in chapters/*/plants.tsv; do
     [ -e "$f" ] || continue
@@ -11,10 +28,10 @@ for f in chapters/*/plants.tsv; do
     while IFS= read -r line || [ -n "$line" ]; do
         n=$((n + 1))
         case "$line" in '' | '#'*) continue ;; esac
-        IFS=$'\t' read -r name variants size opts what extra <<<"$line"
+        IFS=$'\t' read -r name variants size opts what expr extra <<<"$line"
         where="$f:$n"
         if [ -n "${extra:-}" ] || [ -z "${what:-}" ]; then
-            echo "error: $where: want 5 tab-separated fields (NAME, variants, size, options or -, what it plants)" >&2
+            echo "error: $where: want 5 or 6 tab-separated fields (NAME, variants, size, options or -, what it plants, a sed expression)" >&2
             status=2; continue
         fi
         [[ $name =~ ^[A-Z][A-Z0-9_]*$ ]] || { echo "error: $where: plant name '$name' is not an upper-case identifier" >&2; status=2; continue; }
@@ -22,8 +39,13 @@ for f in chapters/*/plants.tsv; do
         [ "$opts" = - ] && opts=
         for v in $variants; do
             [ -f "$dir/$v.cu" ] || { echo "error: $where: $dir has no program '$v'" >&2; status=2; continue; }
-            grep -q "PLANT_$name\b" "$dir/$v.cu" "$dir"/*.h "$dir/problem.cu" 2>/dev/null \
-                || { echo "error: $where: no PLANT_$name in $dir's sources: the plant would change nothing" >&2; status=2; continue; }
+            if [ -n "${expr:-}" ]; then
+                "$0" source "$dir" "$name" "$v" >/dev/null 2>&1 \
+                    || { echo "error: $where: the sed expression changes nothing in $v.cu (or is not one)" >&2; status=2; continue; }
+            else
+                grep -q "PLANT_$name\b" "$dir/$v.cu" "$dir"/*.h "$dir/problem.cu" 2>/dev/null \
+                    || { echo "error: $where: no PLANT_$name in $dir's sources: the plant would change nothing" >&2; status=2; continue; }
+            fi
             echo "$dir $name $v $size $opts"
         done
     done <"$f"

@@ -58,11 +58,14 @@ if want makefile; then
 ptmp=$(mktemp -d)
 mkdir -p "$ptmp/chapters/99-x" && echo '#ifdef PLANT_OK
 #endif' >"$ptmp/chapters/99-x/naive.cu"
-printf 'OK\tnaive\tbig\t-\tx\nok\tnaive\tsmall\t-\tx\nNONE\tnaive\tsmall\t-\tx\nOK\tnaive\n' >"$ptmp/chapters/99-x/plants.tsv"
+printf 'OK\tnaive\tbig\t-\tx\nok\tnaive\tsmall\t-\tx\nNONE\tnaive\tsmall\t-\tx\nOK\tnaive\nSED\tnaive\tsmall\t-\tx\ts/no such text/y/\n' >"$ptmp/chapters/99-x/plants.tsv"
 (cd "$ptmp" && "$OLDPWD/tests/plants.sh") >"$log" 2>&1; rc=$?
-[ $rc -eq 2 ] && [ "$(grep -c '^error: chapters/99-x/plants.tsv:[1-4]: ' "$log")" -eq 4 ] \
-    && ok "tests/plants.sh refuses each of four malformed plant lines (exit 2)" \
-    || { bad "tests/plants.sh on four malformed lines: exit $rc"; cat "$log"; }
+[ $rc -eq 2 ] && [ "$(grep -c '^error: chapters/99-x/plants.tsv:[1-5]: ' "$log")" -eq 5 ] \
+    && ok "tests/plants.sh refuses each of five malformed plant lines, a sed plant that changes nothing among them (exit 2)" \
+    || { bad "tests/plants.sh on five malformed lines: exit $rc"; cat "$log"; }
+printf 'SED\tnaive\tsmall\t-\tx\ts/PLANT_OK/PLANT_SED/\n' >"$ptmp/chapters/99-x/plants.tsv"
+(cd "$ptmp" && "$OLDPWD/tests/plants.sh" source chapters/99-x SED naive) | grep -q '^#ifdef PLANT_SED$' \
+    && ok "tests/plants.sh source applies a plant's sed expression to the program" || bad "tests/plants.sh source did not apply the sed plant"
 printf 'OK\tnaive\todd\t--block 64\ta plant\n' >"$ptmp/chapters/99-x/plants.tsv"
 [ "$(cd "$ptmp" && "$OLDPWD/tests/plants.sh")" = "chapters/99-x OK naive odd --block 64" ] \
     && ok "tests/plants.sh lists a well-formed plant with its options" || bad "tests/plants.sh misread a well-formed plant"
