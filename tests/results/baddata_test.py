@@ -257,7 +257,7 @@ def main():
             t.write(f, drop_lines(lambda l: l.startswith("20,"))(text.decode()))
         code, out, err = t.run("claims")
         check("claims: PLANT a chapter with neither results nor evidence on a GPU: not measured, "
-              "exit 0", code == 0 and "NOT MEASURED: chapter 20 on NVIDIA REF" in out
+              "exit 0", code == 0 and f"NOT MEASURED: chapter 20 on {REF_GPU}" in out
               and "Traceback" not in err, out[-300:])
         t.write(REF, old_rows)
         t.write(SWEEPS, old_sweeps)

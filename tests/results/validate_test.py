@@ -10,6 +10,7 @@ results/claims/kinds.csv, a non-UTF-8 README, a deleted evidence.toml. Each is o
 naming the file and line, exit 1, nothing written, never a traceback. No GPU needed.
 Prints one PASS: or FAIL: line per assertion (echoed output indented); exits 1 if any failed."""
 
+import csv
 import json
 import os
 import re
@@ -57,9 +58,15 @@ def rows(t):
     n1 = line_of(t, REF, "1,")                 # chapter 01 naive (no library.cu, knob fast-exp)
     n20 = line_of(t, REF, "20,")               # chapter 20 naive (knob rows, a power of two)
     every = (("stale",), ("claims",), ("readme", "--check"), ("book-json",))
+    # Row n1's own rate over its roof (a planted 30.0 is refused with it); row n20 records no
+    # host (measured before the column existed).
+    row1 = next(csv.reader([t.read(REF).decode().split("\n")[n1 - 1]]))
+    pct1 = 100 * float(row1[bd.COLUMNS.index("rate")]) / float(row1[bd.COLUMNS.index("roof")])
+    assert abs(pct1 - 30.0) > 0.1 and next(csv.reader([t.read(REF).decode().split("\n")[n20 - 1]]))[
+        bd.COLUMNS.index("host")] == "", "validate_test needs row n1 not at 30% and row n20 without a host"
     for line, col, value, why in (
             (n1, "variant", "library", "column variant = 'library': chapter 01 has no library"),
-            (n1, "pct_roof", "30.0", "column pct_roof = '30.0': rate / roof is 20.84%"),
+            (n1, "pct_roof", "30.0", f"column pct_roof = '30.0': rate / roof is {pct1:.2f}%"),
             (n1, "roof_name", "nosuch", "column roof_name = 'nosuch': not a roof of "
              "common/driver.cu"),
             (n1, "roof_name", "", "column roof_name = '': a roof needs its name"),
@@ -83,7 +90,7 @@ def rows(t):
             (n1, "driver", "13.0|x", "column driver = '13.0|x': not a CUDA version"),
             (n1, "host", "Intel Xeon", "column host = 'Intel Xeon': not 'CPU model, N cores'"),
             (n1, "host", "<b>x</b>, 16 cores, 2", "column host = '<b>x</b>, 16 cores, 2': not"),
-            (n1, "host_copy_gbs", "12.5", "column host_copy_gbs = '12.5': a host copy rate on "
+            (n20, "host_copy_gbs", "12.5", "column host_copy_gbs = '12.5': a host copy rate on "
              "a row that records no host")):
         planted(t, f"PLANT {col} = '{value}'", REF, lambda s, l=line, c=col, v=value:
                 set_field(s, l, c, v), f"{REF}:{line}: {why}", commands=every)
