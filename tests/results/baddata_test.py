@@ -65,13 +65,17 @@ class Tree:
                 if not f.endswith(".csv"):
                     continue
                 rel = f"{folder}/{f}"
-                lines = self.read(rel).decode().split("\n")
-                for i, line in enumerate(lines[1:], start=1):
-                    old = re.search(r",([0-9a-f]{12}),[^,]*,[^,]*$", line)
-                    new = hashes.get(line.split(",", 1)[0])
-                    if old and new:
-                        lines[i] = line[:old.start(1)] + new + line[old.end(1):]
-                self.write(rel, "\n".join(lines))
+                import csv
+                import io
+                rows = list(csv.reader(self.read(rel).decode().splitlines()))
+                col = rows[0].index("source_hash") if rows and "source_hash" in rows[0] else None
+                for row in rows[1:]:
+                    new = hashes.get(row[0]) if row else None
+                    if col is not None and new and len(row) > col:
+                        row[col] = new
+                out = io.StringIO()
+                csv.writer(out, lineterminator="\n").writerows(rows)
+                self.write(rel, out.getvalue())
 
     def path(self, rel):
         return os.path.join(self.root, rel)
