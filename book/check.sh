@@ -492,6 +492,18 @@ if pandoc "$CHK/planted/planted.md" --from gfm --to json --output "$CHK/planted/
 else
     fail "book/pdf.sh could not typeset the planted document:"; sed 's/^/    /' "$CHK/planted/log"
 fi
+# No blank page. Planted: a document whose contents fill two pages, typeset two-sided as the book
+# was (BOOK_SIDES=twoside): the book class then leaves page iv blank before the first chapter.
+pdf_check blank-pages "$CHK/book.txt"
+mkdir -p "$CHK/planted-sides"
+for i in $(seq 40); do printf '## Chapter %d\n\nText of chapter %d.\n\n' "$i" "$i"; done >"$CHK/planted-sides/planted.md"
+if pandoc "$CHK/planted-sides/planted.md" --from gfm --metadata title=Planted --to json --output "$CHK/planted-sides/book.json" &&
+   BOOK_SIDES=twoside book/pdf.sh "$CHK/planted-sides/book.json" "$CHK/planted-sides" >"$CHK/planted-sides/log" 2>&1; then
+    pdftotext -enc UTF-8 "$CHK/planted-sides/book.pdf" "$CHK/planted-sides/book.txt"
+    planted_pdf "a two-sided document (a blank page before its first chapter)" blank-pages "$CHK/planted-sides/book.txt"
+else
+    fail "book/pdf.sh could not typeset the two-sided planted document:"; sed 's/^/    /' "$CHK/planted-sides/log"
+fi
 # --- end of section 4 -----------------------------------------------------------------------------
 }
 
