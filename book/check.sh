@@ -85,6 +85,16 @@ if grep -Eiq '<(script|link|img)[^>]+(src|href)="(https?:)?//' "$OUT/book.html";
 else
     pass "book.html is self-contained (no external scripts, styles or images)"
 fi
+# The one-page book.html and the EPUB name no appendix they lack (the PDF's appendix C is not
+# theirs; book/html/check.py checks the site's pages). Planted: book.html with a figure caption
+# pointing to appendix C, as Figure 10.1's did.
+python3 book/check_book.py appendices "$OUT/book.html" "$OUT/book.epub"
+sed '0,/<\/figcaption>/s//(the full record is in appendix C)<\/figcaption>/' "$OUT/book.html" >"$CHK/planted-appendix.html"
+if python3 book/check_book.py appendices "$CHK/planted-appendix.html" >"$CHK/planted-appendix.log" 2>&1; then
+    fail "the appendix check does not fail on book.html with a caption naming appendix C:"; sed 's/^/    /' "$CHK/planted-appendix.log"
+else
+    pass "the appendix check fails on book.html with a caption naming appendix C (\"$(grep -m 1 '^FAIL: ' "$CHK/planted-appendix.log" | cut -c7-200)\")"
+fi
 # --- end of the HTML layout block ---
 python3 book/check_book.py "$DATA" "$CHK/book.txt" "$CHK/dom" "$OUT/html" "$OUT/book.html" >"$CHK/text.log" 2>&1
 cat "$CHK/text.log"
