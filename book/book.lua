@@ -594,7 +594,8 @@ local function branch_sides(code)
 end
 
 -- The global reads and writes of each kernel a listing defines, counted from its text: an array
--- indexed by [i] on the left of "=" is written, anywhere else read.
+-- indexed by [i] on the left of "=" is written, anywhere else read; load_quad / store_quad (a
+-- thread's four floats, one 16-byte access) read or write one float per element.
 local function kernel_traffic(code)
   local out = {}
   for name, body in code:gmatch('__global__%s+void%s+([%w_]+)%s*(%b()%s*%b{})') do
@@ -602,6 +603,8 @@ local function kernel_traffic(code)
     for lhs, eq in body:gmatch('[%w_]+%[i%]()%s*(=?=?)') do
       if eq == '=' then writes = writes + 1 else reads = reads + 1 end
     end
+    for _ in body:gmatch('load_quad%s*%(') do reads = reads + 1 end
+    for _ in body:gmatch('store_quad%s*%(') do writes = writes + 1 end
     out[#out + 1] = {name, reads, writes}
   end
   return out

@@ -85,6 +85,16 @@ if grep -Eiq '<(script|link|img)[^>]+(src|href)="(https?:)?//' "$OUT/book.html";
 else
     pass "book.html is self-contained (no external scripts, styles or images)"
 fi
+# The one-page book.html and the EPUB name no appendix they lack (the PDF's appendix C is not
+# theirs; book/html/check.py checks the site's pages). Planted: book.html with a figure caption
+# pointing to appendix C, as Figure 10.1's did.
+python3 book/check_book.py appendices "$OUT/book.html" "$OUT/book.epub"
+sed '0,/<\/figcaption>/s//(the full record is in appendix C)<\/figcaption>/' "$OUT/book.html" >"$CHK/planted-appendix.html"
+if python3 book/check_book.py appendices "$CHK/planted-appendix.html" >"$CHK/planted-appendix.log" 2>&1; then
+    fail "the appendix check does not fail on book.html with a caption naming appendix C:"; sed 's/^/    /' "$CHK/planted-appendix.log"
+else
+    pass "the appendix check fails on book.html with a caption naming appendix C (\"$(grep -m 1 '^FAIL: ' "$CHK/planted-appendix.log" | cut -c7-200)\")"
+fi
 # --- end of the HTML layout block ---
 python3 book/check_book.py "$DATA" "$CHK/book.txt" "$CHK/dom" "$OUT/html" "$OUT/book.html" >"$CHK/text.log" 2>&1
 cat "$CHK/text.log"
@@ -491,6 +501,18 @@ if pandoc "$CHK/planted/planted.md" --from gfm --to json --output "$CHK/planted/
     planted_pdf "planted straight quotes" quotes "$CHK/planted/book.txt"
 else
     fail "book/pdf.sh could not typeset the planted document:"; sed 's/^/    /' "$CHK/planted/log"
+fi
+# No blank page. Planted: a document whose contents fill two pages, typeset two-sided as the book
+# was (BOOK_SIDES=twoside): the book class then leaves page iv blank before the first chapter.
+pdf_check blank-pages "$CHK/book.txt"
+mkdir -p "$CHK/planted-sides"
+for i in $(seq 40); do printf '## Chapter %d\n\nText of chapter %d.\n\n' "$i" "$i"; done >"$CHK/planted-sides/planted.md"
+if pandoc "$CHK/planted-sides/planted.md" --from gfm --metadata title=Planted --to json --output "$CHK/planted-sides/book.json" &&
+   BOOK_SIDES=twoside book/pdf.sh "$CHK/planted-sides/book.json" "$CHK/planted-sides" >"$CHK/planted-sides/log" 2>&1; then
+    pdftotext -enc UTF-8 "$CHK/planted-sides/book.pdf" "$CHK/planted-sides/book.txt"
+    planted_pdf "a two-sided document (a blank page before its first chapter)" blank-pages "$CHK/planted-sides/book.txt"
+else
+    fail "book/pdf.sh could not typeset the two-sided planted document:"; sed 's/^/    /' "$CHK/planted-sides/log"
 fi
 # --- end of section 4 -----------------------------------------------------------------------------
 }

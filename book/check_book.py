@@ -13,7 +13,9 @@ editions, formatted as the book formats it; every link of every page must reach 
 id; every chapter links the guide section it follows (by its anchor) and its source files (their
 pages in the HTML, which hold the files' text; their paths in the PDF), and ends with its takeaway.
 `check_book.py chapters DATA.json BOOK.txt DOM-DIR [SITE-DIR]` runs only those last checks
-(book/check.sh plants faults for them). Standard library only."""
+(book/check.sh plants faults for them). `check_book.py appendices FILE...` checks that every
+appendix the one-page book.html or the EPUB names is one it has (the PDF's appendix C is not
+theirs; book/html/check.py checks the site's pages). Standard library only."""
 
 import html
 import json
@@ -295,7 +297,28 @@ def read_urls(txt):
         return ""
 
 
+def appendices(paths):
+    """Every "appendix X" a one-document HTML edition (book.html, or an EPUB's pages together)
+    names is an appendix it has: a heading "Appendix X." in the same document."""
+    import zipfile
+    for path in paths:
+        if path.endswith(".epub"):
+            with zipfile.ZipFile(path) as z:
+                doc = "\n".join(z.read(n).decode("utf-8", "replace") for n in z.namelist()
+                                if n.endswith((".xhtml", ".html")))
+        else:
+            doc = open(path, encoding="utf-8", errors="replace").read()
+        have = set(re.findall(r"<h\d[^>]*>(?:\s|<[^>]+>)*Appendix ([A-Z])\.", doc))
+        text = html.unescape(re.sub(r"<[^>]+>", " ", doc))
+        named = sorted({m.group(0) for m in re.finditer(r"\b[Aa]ppendix ([A-Z])\b", text) if m.group(1) not in have})
+        check(bool(have) and not named, f"{os.path.basename(path)} names no appendix it lacks (it has "
+              f"{', '.join(sorted(have)) or 'none'}" + (f"; named: {', '.join(named)})" if named else ")"))
+    return 1 if failed else 0
+
+
 def main(argv):
+    if argv[:1] == ["appendices"] and len(argv) > 1:
+        return appendices(argv[1:])
     if argv[:1] == ["chapters"] and len(argv) in (4, 5):
         data, pdf = json.load(open(argv[1])), open(argv[2], encoding="utf-8", errors="replace").read()
         dom = read_site(argv[3])[1]

@@ -20,6 +20,7 @@
     check_pdf.py table-numbers DATA.json BOOK.txt  a chapter's tables numbered 1, 2, 3 without a gap
     check_pdf.py counter-rows BOOK.json        no chapter's counter table over COUNTER_ROWS rows
     check_pdf.py table-pointers DATA.json BOOK.txt  no sentence points to a table its chapter does not show
+    check_pdf.py blank-pages BOOK.txt          no page is blank (nothing on it but its number)
 
 Prints one PASS: or FAIL: line per assertion; exit status 1 if any failed, 2 on bad input.
 Standard library only."""
@@ -690,6 +691,27 @@ def table_pointers(data_path, txt_path):
     return 1 if check_book.failed else 0
 
 
+# A page number alone: arabic or roman (the front matter's).
+PAGE_NUMBER = re.compile(r"\d+|[ivxlcdm]+", re.I)
+
+
+def blank_pages(txt_path):
+    """No page of the PDF is blank: each has something on it besides its page number (the
+    two-sided book class left page iv empty so that the first chapter opened on a right-hand
+    page; a book read on a screen or printed one-sided has no use for it)."""
+    pages = open(txt_path, encoding="utf-8", errors="replace").read().split("\f")
+    if pages and not pages[-1].strip():
+        pages = pages[:-1]  # pdftotext ends the last page with a form feed too
+    blank = []
+    for i, p in enumerate(pages, 1):
+        words = p.split()
+        if not words or (len(words) == 1 and PAGE_NUMBER.fullmatch(words[0])):
+            blank.append(f"p. {i}" + (f" ('{words[0]}')" if words else ""))
+    check(bool(pages) and not blank, f"no page of the PDF is blank ({len(pages)} pages"
+          + (f"; blank: {', '.join(blank[:12])})" if blank else ")"))
+    return 1 if check_book.failed else 0
+
+
 def main(argv):
     cmds = {"overfull": (overfull, 2), "carets": (carets, 1), "quotes": (quotes, 1),
             "captions": (captions, 2), "parts": (parts, 2), "record": (record, 2),
@@ -698,7 +720,8 @@ def main(argv):
             "sweep-axes": (sweep_axes, 2), "sweep-same": (sweep_same, 2), "roofline-labels": (roofline_labels, 1),
             "diagrams": (diagrams, 1), "noisy": (noisy, 2),
             "lone-headings": (lone_headings, 2), "table-numbers": (table_numbers, 2),
-            "counter-rows": (counter_rows, 1), "table-pointers": (table_pointers, 2)}
+            "counter-rows": (counter_rows, 1), "table-pointers": (table_pointers, 2),
+            "blank-pages": (blank_pages, 1)}
     if not argv or argv[0] not in cmds or len(argv) - 1 != cmds[argv[0]][1]:
         print(__doc__, file=sys.stderr)
         return 2

@@ -6,6 +6,9 @@
 # builds: a pass is repeated only while they change (a first build takes 3 passes, a rebuild whose
 # page breaks did not move 1), and a .tex that is unchanged, charts included, is not typeset again.
 # Fails on a glyph the fonts lack, as pandoc's own PDF writer would warn about it.
+# One-sided: the book is read on a screen or printed one-sided, and the two-sided book class left
+# a page blank before the first chapter (page iv). BOOK_SIDES=twoside typesets it the old way
+# (book/check.sh does, on a small document, to show the blank-page check fails on it).
 set -euo pipefail
 json=$1
 dir=$2
@@ -14,7 +17,7 @@ mkdir -p "$dir"
 pandoc "$json" --from json --fail-if-warnings --toc --highlight-style=tango --to latex --standalone \
     --lua-filter book/to-latex.lua --top-level-division=part --toc-depth=1 \
     --include-in-header book/header.tex \
-    -V documentclass=book -V classoption=openany -V fontsize=10pt -V papersize=a4 \
+    -V documentclass=book -V classoption="${BOOK_SIDES:-oneside}" -V classoption=openany -V fontsize=10pt -V papersize=a4 \
     -V geometry:top=2.0cm -V geometry:bottom=2.2cm -V geometry:left=2.3cm -V geometry:right=2.3cm \
     -V mainfont="DejaVu Serif" -V sansfont="DejaVu Sans" -V monofont="DejaVu Sans Mono" \
     -V mainfontoptions=Scale=0.95 -V monofontoptions=Scale=0.85 \
