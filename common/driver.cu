@@ -316,6 +316,8 @@ static const double *host_figures(const struct problem *p)
     if (p->timing == TIME_REGION && !measured) {
         gbs[0] = host_copy_gbs(HOST_COPY_BYTES, 0);
         gbs[1] = host_copy_gbs(HOST_COPY_BYTES, 1);
+        if (gbs[0] < 0 || gbs[1] < 0) /* no memory for the buffers: neither is recorded */
+            gbs[0] = gbs[1] = -1;
         measured = 1;
     }
     return gbs;

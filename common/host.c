@@ -29,7 +29,7 @@ void host_describe(char *buf, size_t len)
             continue;
         v += 1 + strspn(v + 1, " \t");
         v[strcspn(v, "\n")] = '\0';
-        /* A results field holds no quote or comma-less control; keep printable text. */
+        /* The text goes into a CSV field: printable characters only, no quote. */
         size_t k = 0;
         for (; *v && k + 1 < sizeof model; v++)
             if (*v >= ' ' && *v != '"' && *v != 0x7f)
