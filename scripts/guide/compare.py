@@ -164,6 +164,17 @@ def compare_table(data, local_slug):
     if not refs:
         out.append("(no reference GPU file besides yours: the table shows your GPU alone)")
     out += [""] + aligned(lines)
+    # The hosts beside the chapters whose time the host sets (their rows carry its copy rates).
+    hosted = [(number, c) for number, c in sorted(data.chapters.items())
+              if any(r["host_copy_gbs"] for s, _ in gpus for r in data.chapter_rows(s, number))]
+    if hosted:
+        out += ["", "The host behind the chapters timed on the host's clock (their speedups "
+                "depend on it as well as on the GPU):"]
+        for number, c in hosted:
+            for slug, name in gpus:
+                rows = data.chapter_rows(slug, number)
+                if rows:
+                    out.append(f"  {c.nn} on {short(name)}: {host_text(rows)}")
     if "*" in marks:
         out.append("* stale: the chapter's sources changed after this measurement")
     if "!" in marks:

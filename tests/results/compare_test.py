@@ -191,6 +191,26 @@ def main():
                ["nvidia-smi names no GPU", "--gpu NAME"], path_dir=smi)
         expect(t, "compare --gpu without a name: exit 2", ["compare", "--gpu"], 2,
                ["compare takes only --gpu NAME"])
+
+        # The host: rows without its copy rates show no host block; rows with them (a chapter
+        # timed on the host clock) show the host beside the chapter, in make compare and in
+        # make chapter-NN's block.
+        expect(t, "compare: rows without host copy rates, no host block", ["compare", "--gpu",
+               "h100"], 0, ["20 matrix-transpose"], absent=["The host behind"])
+        rows = [list(r) for r in t.rows]
+        for r in rows:
+            r[t.header.index("host")] = "Test CPU 9000, 8 cores"
+            r[t.header.index("host_copy_gbs")] = "5.00"
+            r[t.header.index("host_copy_all_gbs")] = "20.00"
+        t.write_results(rows=rows)
+        with open(local, "w") as f:
+            f.write(csv_text(t.header, rows))
+        want = "host Test CPU 9000, 8 cores (memcpy 5.00 GB/s on one core, 20.00 GB/s on every core"
+        expect(t, "compare: a chapter whose rows carry host copy rates shows its host",
+               ["compare", "--gpu", "h100"], 0, ["The host behind", "20 on H100 80GB HBM3: " + want])
+        expect(t, "compare-chapter: the local rows' host beside the GPUs",
+               ["compare-chapter", local], 0, ["yours: " + want])
+        t.write_results()
     return 1 if tm.failed else 0
 
 
