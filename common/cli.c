@@ -27,10 +27,16 @@ static int parse_long(const char *text, long *out)
     return 0;
 }
 
+long cli_small_size(const struct cli_spec *s)
+{
+    long odd = s->small_size | 1;
+    return odd <= s->max_size ? odd : s->small_size;
+}
+
 int cli_parse_size(const char *text, const struct cli_spec *s, long *out)
 {
     if (strcmp(text, "default") == 0) { *out = s->default_size; return 0; }
-    if (strcmp(text, "small") == 0) { *out = s->small_size; return 0; }
+    if (strcmp(text, "small") == 0) { *out = cli_small_size(s); return 0; }
     if (strcmp(text, "odd") == 0) { *out = s->odd_size; return 0; }
     if (strcmp(text, "passes") == 0) { *out = SIZE_PASSES; return 0; }
 
@@ -100,7 +106,7 @@ void cli_usage(const struct cli_spec *s, void *file)
     fprintf(f, "                  or the words default, small (%ld), odd (%ld), passes (an odd\n"
                "                  size of about %d MiB of GPU memory: every grid-stride loop\n"
                "                  runs more than one pass)\n",
-            s->small_size, s->odd_size, PASSES_MIB);
+            cli_small_size(s), s->odd_size, PASSES_MIB);
     for (int i = 0; i < s->nknobs; i++) {
         const struct knob *k = &s->knobs[i];
         char rule[96];

@@ -51,10 +51,13 @@ static const char *metric_unit(enum metric m)
 
 static void describe(const struct problem *p, const struct variant *v)
 {
+    char program[128];
+    struct cli_spec s;
+    spec_of(p, v->name, program, sizeof program, &s);
     printf("chapter=%02d\nslug=%s\nvariant=%s\ntitle=%s\nsection=%s\n", p->number, p->slug,
            v->name, p->title, p->section);
     printf("default_size=%ld\nsmall_size=%ld\nodd_size=%ld\nmin_size=%ld\nmax_size=%ld\n",
-           p->default_size, p->small_size, p->odd_size, p->min_size, p->max_size);
+           p->default_size, cli_small_size(&s), p->odd_size, p->min_size, p->max_size);
     printf("timing=%s\nmetric=%s\nncu_metrics=%s\n", p->timing == TIME_KERNEL ? "kernel" : "region",
            metric_unit(p->metric),
            p->ncu_metrics ? p->ncu_metrics : "");

@@ -426,6 +426,20 @@ else
         if [ -z "${CHAPTERS:-}" ] || [[ " $CHAPTERS " == *" $nn "* ]]; then gpu_programs+=("$prog"); fi
     done
     [ -z "${CHAPTERS:-}" ] || echo "(chapters $CHAPTERS only)"
+    # Past 2^31 elements: a program that accepts such a size is checked once there (or at its
+    # largest size), where an `int` count or index wraps and no other test size reaches
+    # (planted: chapter 07's INT_COUNT). One program at a time, here and not among the parallel
+    # items: each run holds tens of GB of host and GPU memory.
+    for prog in "${gpu_programs[@]}"; do
+        [ -x "$prog" ] || continue
+        max=$("$prog" --describe | sed -n 's/^max_size=//p')
+        [ -n "$max" ] && [ "$max" -ge 2147483648 ] || continue
+        size=$((max < 2147483651 ? max : 2147483651))
+        "$prog" --check-only --size "$size" >"$log" 2>&1; rc=$?
+        if [ $rc -eq 0 ]; then ok "$prog checks at --size $size, past 2^31 elements"
+        elif [ $rc -eq 4 ] && grep -q 'GPU memory' "$log"; then skipped "$prog at --size $size: too large for this GPU's memory"
+        else bad "$prog at --size $size (past 2^31 elements): exit $rc"; tail -n 5 "$log"; fi
+    done
     # batch_verdicts LOG PROG <SETS: one PASS or FAIL per option set (a line of stdin) from the
     # "batch: exit N: SET" lines of a --check-batch run's LOG; a failure shows that set's own
     # output (the lines after the verdict before it).
@@ -498,8 +512,9 @@ else
             else bad "$prog with 1 GiB free: exit $rc, suggested '${fit}'"; tail -n 3 "$log"; fi
         fi
     }
-    # One compute-sanitizer tool on one program at the small size, which is odd for every chapter
-    # (no multiple of 32 or of the block size), so every tail and boundary path runs under it.
+    # One compute-sanitizer tool on one program at the small size, which the harness makes odd
+    # for every chapter (common/cli.h: no multiple of 2, 4, 32 or the block size), so every tail
+    # and boundary path runs under it.
     # TOOL:PROG@OPTIONS runs it at a knob setting the tests check (a sweep or a test option), so
     # code that only a knob reaches (a pool strategy, a gather kernel) is sanitized too.
     sanitizer_check() { # TOOL:PROG or TOOL:PROG@OPTIONS
