@@ -479,6 +479,12 @@ else
         batch_verdicts "$log" "$prog" <<<"$sets"
         [ $rc -eq 0 ] || grep -q '^batch: exit [1-9]' "$log" \
             || { bad "$prog --check-batch: exit $rc with no configuration failed"; tail -n 5 "$log"; }
+        # Each configuration checks twice in one process; make evidence refuses a figure
+        # printed twice, so the second run must print none (common/evidence.h).
+        local dups
+        dups=$(awk '/^batch: exit /{ split("", seen); next } /^evidence: /{ if (seen[$2]++) print $2 }' "$log" | sort -u | tr '\n' ' ')
+        [ -z "$dups" ] && ok "$prog prints each evidence figure once per configuration" \
+            || bad "$prog prints evidence twice in one configuration: $dups"
         # The planted fault every check must catch: outputs left as poisoned, as by a kernel
         # that wrote nothing.
         # Every knob setting the tests run gets it too: a knob value whose check is weaker (a

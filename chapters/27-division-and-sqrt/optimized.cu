@@ -16,7 +16,7 @@ __global__ void field_kernel(float *out, const float2 *in, long n, int terms, fl
     for (int j = 0; j < terms; j++) {
         s += h;                    /* the next source, at (s, 0) */
         float dx = p.x - s;
-        float r2 = fmaf(dx, dx, p.y); /* squared distance, >= B_MIN; one rounding */
+        float r2 = dx * dx + p.y;  /* squared distance, >= B_MIN */
         /* x component of the inverse-square field: dx / r^3 */
         kahan_add(&f, &comp, __fdividef(dx, r2) * rsqrtf(r2));
     }

@@ -69,30 +69,29 @@ static void poison(void *data)
 }
 
 /* Largest relative error of one computed term, dx / r^3, from the documented
- * bounds of what the program uses. dx and r2 = fmaf(dx, dx, b) are rebuilt
- * exactly as the kernel rounds them (reference_of), so the error starts at
- * the division and the square root. u = 2^-24; a float's ulp is at most
- * 2^-23 of its value, so an error of k ulp, counted (as the guide does) from
- * the correctly rounded result, is at most (k + 0.5) 2^-23 = (2k + 1) u.
+ * bounds of what the program uses. u = 2^-24; a float's ulp is at most 2^-23
+ * of its value, so an error of k ulp, counted (as the guide does) from the
+ * correctly rounded result, is at most (k + 0.5) 2^-23 = (2k + 1) u relative.
+ *   r2 = fl(dx dx + b): one FFMA (u) or an FMUL and an FADD of positive
+ *     values (2u + u^2); the term goes as r2^(-3/2).
  *   RULE_IEEE: dx / r2, sqrtf(r2) and 1.0f / that are each correctly
- *     rounded: u each, the square root's through the reciprocal.
+ *     rounded: u each.
  *   RULE_INTRINSICS: __fdividef 2 ulp (r2 is in [2^-126, 2^126]) and rsqrtf
  *     2 ulp: 5u each.
- *   The product of the two factors rounds once more: u.
- * The IEEE bound is then about 4u and the intrinsics' 11u, so an intrinsic
- * where the IEEE operator is meant can overrun the first (plants.tsv). */
+ *   The product of the two factors rounds once more: u. */
 static double term_rel(int rule)
 {
-    const double u = 0x1.0p-24;
+    const double u = 0x1.0p-24, r2 = 2 * u + u * u;
+    double from_r2 = pow(1 - r2, -1.5);
     if (rule == RULE_IEEE)
-        return (1 + u) * (1 + u) / (1 - u) * (1 + u) - 1;
-    return (1 + 5 * u) * (1 + 5 * u) * (1 + u) - 1;
+        return from_r2 * pow(1 + u, 3) / (1 - u) * (1 + u) - 1;
+    return from_r2 * (1 + 5 * u) * (1 + 5 * u) * (1 + u) - 1;
 }
 
-/* Reference and bound of one point. The sources, dx and r2 are rebuilt
- * exactly as the kernel rounds them (a float add or subtract done in double
- * and rounded to float is the float operation's result; C's fmaf rounds once,
- * as FFMA does). The kernel adds the terms t_k with Kahan's compensated summation, whose error is at most
+/* Reference and bound of one point. The sources and dx are rebuilt exactly
+ * as the kernel rounds them (a float add or subtract done in double and
+ * rounded to float is the float operation's result). The kernel adds the
+ * terms t_k with Kahan's compensated summation, whose error is at most
  * (2u + O(K u^2)) sum |t_k| (Goldberg, "What every computer scientist should
  * know about floating-point arithmetic", Thm. 8; Higham sec. 4.3); 16 K u^2
  * covers the second-order part. With d_k = rel |t_k| the bound of term k:
@@ -108,7 +107,7 @@ static void reference_of(const void *ctx, long v, double *ref, double *bound)
     for (int j = 0; j < d->terms; j++) {
         s = (float)((double)s + (double)d->h);
         float dx = (float)((double)p.x - (double)s);
-        double r2 = fmaf(dx, dx, p.y);
+        double r2 = (double)dx * dx + (double)p.y;
         double t = dx / (r2 * sqrt(r2));
         sum += t;
         err += rel * fabs(t);
