@@ -87,6 +87,15 @@ def main():
             ("a chapter above the word limit", "\n" + ("word " * 1600) + "\n", None,
              "above the limit of 1500"),
         ]
+        # The limit counts words as read: a claim citation is the words it renders, an inline
+        # value its number (planted: the token count made each one word, so a README of
+        # citations read 40% longer than it counted).
+        sys.path.insert(0, os.path.join(root, "scripts"))
+        from guide.prose import word_count
+        cited = "Bytes <!-- claim: dram-bytes -->(claim held on both GPUs)<!-- /claim --> and " \
+                "<!-- value: h100 naive result:median_us :.1f -->2.5<!-- /value --> us."
+        check("the word count reads a claim citation and an inline value as rendered",
+              word_count(cited) == 9, f"counted {word_count(cited)}, not 9")
         toml = os.path.join(root, CHAPTER, "evidence.toml")
         with open(toml) as f:
             toml_text = f.read()
