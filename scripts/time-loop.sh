@@ -2,7 +2,8 @@
 # time-loop.sh LOOP COMMAND...: run one of the project's loops, and if it succeeds record its
 # wall time in results/loops/times.csv for this machine ("NVIDIA H100 80GB HBM3, 16 cores", or
 # "no GPU, 2 cores"); `make readme` and `make help` show what that file holds. LOOP is one of
-# "make test", "make results", "ci", "make book". The command's exit status is passed on.
+# "make test", "make results", "ci", "make book", "book check". The command's exit status is
+# passed on.
 #   scripts/time-loop.sh "make test" make test
 #   scripts/time-loop.sh ci bash -c 'git clone -q . /tmp/fresh && cd /tmp/fresh && CI=true bash .ci/run'
 set -u

@@ -22,6 +22,7 @@ LOOPS = {
     "make results": "`make results`, every chapter: measuring, then the evidence",
     "ci": "a fresh clone's `bash .ci/run` (installs, then `make test` without a GPU)",
     "make book": "`make book` from a clean tree",
+    "book check": "`book/check.sh` on a built book (every check of both editions, each also planted)",
 }
 DAY_S = 86400
 
