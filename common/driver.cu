@@ -191,21 +191,64 @@ static int checked_run(const struct problem *p, const struct variant *v, void *d
     return rep->passed;
 }
 
+/* The check once more with the program's work captured from its stream into a CUDA graph
+ * (GUIDE_CAPTURE=1, which tests/run.sh sets; kernel-timed programs, whose run is stream work
+ * alone). A capture holds exactly what is ordered on the stream: a side stream forked and never
+ * joined back fails the capture, and work put on another stream (the legacy default stream, a
+ * stream never forked from this one) runs at once, outside the graph. The outputs are poisoned
+ * after that stray work has ended, so only the graph's work can write them: the check then
+ * fails where the direct runs passed because the check's own copy waited on the stray work. */
+static int captured_run(const struct problem *p, const struct variant *v, void *data,
+                        cudaStream_t s, struct check_report *rep)
+{
+    cudaGraph_t graph;
+    cudaGraphExec_t exec;
+    CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed));
+    v->run(data, s);
+    cudaError_t e = cudaStreamEndCapture(s, &graph);
+    if (e != cudaSuccess) {
+        (void)cudaGetLastError();
+        CUDA_CHECK(cudaDeviceSynchronize());
+        printf("check: the program's work could not be captured from its stream (%s): a side "
+               "stream forked and never joined back?\n", cudaGetErrorString(e));
+        rep->passed = 0;
+        return 0;
+    }
+    CUDA_CHECK(cudaDeviceSynchronize()); /* stray work outside the capture ends here */
+    p->poison(data);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    CUDA_CHECK(cudaGraphLaunch(exec, s));
+    CUDA_CHECK(cudaStreamSynchronize(s));
+    p->check(data, rep);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaGraphExecDestroy(exec));
+    CUDA_CHECK(cudaGraphDestroy(graph));
+    return rep->passed;
+}
+
 /* The check runs the configuration as the timed loop does: twice in one process on the same
  * buffers, the outputs poisoned before each, so that state a run leaves behind (a counter or
- * a queue not reset, a buffer freed too early) fails the second check. The report printed is
- * the first failing run's, or the second run's. */
+ * a queue not reset, a buffer freed too early) fails the second check; with GUIDE_CAPTURE=1 a
+ * third run from a graph captured on the stream (captured_run). The report printed is the first
+ * failing run's, or the last run's. */
 static int verify(const struct problem *p, const struct variant *v, void *data,
                   cudaStream_t s, struct check_report *rep)
 {
-    for (int run = 1; run <= 2; run++) {
-        evidence_mute(run == 2);
-        int ok = checked_run(p, v, data, s, rep, run == 1);
+    const char *capture = getenv("GUIDE_CAPTURE");
+    int runs = capture && strcmp(capture, "1") == 0 && p->timing == TIME_KERNEL ? 3 : 2;
+    for (int run = 1; run <= runs; run++) {
+        evidence_mute(run > 1);
+        int ok = run < 3 ? checked_run(p, v, data, s, rep, run == 1)
+                         : captured_run(p, v, data, s, rep);
         evidence_mute(0);
         if (!ok) {
             if (run == 2)
                 printf("check: the second run on the same buffers failed (the first passed): "
                        "state left by the first run?\n");
+            if (run == 3)
+                printf("check: the run captured from the program's stream failed (the direct "
+                       "runs passed): work outside the stream's order?\n");
             break;
         }
     }
