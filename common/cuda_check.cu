@@ -3,11 +3,20 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+int cuda_check_capturing = 0;
+int cuda_check_refused_graph_launch = 0;
 
 void cuda_check_at(cudaError_t e, const char *what, const char *file, int line)
 {
     if (e == cudaSuccess)
         return;
+    if (cuda_check_capturing && e == cudaErrorStreamCaptureUnsupported
+        && strncmp(what, "cudaGraphLaunch(", 16) == 0) {
+        cuda_check_refused_graph_launch = 1;
+        return;
+    }
     if (e == cudaErrorMemoryAllocation) {
         fprintf(stderr, "error: the GPU ran out of memory in %s (%s:%d); try a smaller --size\n",
                 what, file, line);

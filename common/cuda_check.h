@@ -9,6 +9,12 @@
  * cannot hold, 5 for any other CUDA error. */
 void cuda_check_at(cudaError_t e, const char *what, const char *file, int line);
 
+/* Set by the driver while it captures a run from the program's stream (common/driver.cu): a
+ * cudaGraphLaunch that the capture refuses is then noted here instead of ending the program,
+ * since a run that launches a graph of its own cannot be captured again. */
+extern int cuda_check_capturing;
+extern int cuda_check_refused_graph_launch;
+
 #define CUDA_CHECK(call) cuda_check_at((call), #call, __FILE__, __LINE__)
 /* After every kernel launch: catches bad configurations at once. */
 #define CHECK_LAUNCH() cuda_check_at(cudaGetLastError(), "kernel launch", __FILE__, __LINE__)
