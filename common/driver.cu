@@ -161,9 +161,9 @@ static void knob_text(const struct problem *p, const struct config *c, char *out
 
 /* One checked run: poison the outputs, run the program on its stream, wait for that stream
  * alone, check. A device-wide synchronization here would hide a missing join of a non-blocking
- * side stream (a cudaStreamWaitEvent left out). Not caught yet: work put on the legacy default
- * stream, which the check's own cudaMemcpy waits for, and a missing fork (nothing is queued on
- * the stream before the run); tests/check-audit.md, K3. */
+ * side stream (a cudaStreamWaitEvent left out). Work put on the legacy default stream, which
+ * the check's own cudaMemcpy waits for, and a missing fork pass here: the captured run
+ * (captured_run, kernel-timed programs) is what catches them; tests/check-audit.md, K3. */
 static int checked_run(const struct problem *p, const struct variant *v, void *data,
                        cudaStream_t s, struct check_report *rep, int profiled)
 {
