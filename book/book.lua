@@ -731,13 +731,13 @@ local DIAGRAMS = {
     local named = {}
     for k = 1, 3 do named[#named + 1] = {names[k], curves[k]} end
     named[#named + 1] = {'resident warps', curves[4]}
-    local marks = {{'naive', block, (resident(rules, block, regs, smem))}, {'optimized', best_t, best}}
+    local marks = {{'naive', block, (resident(rules, block, regs, smem)), {program = 'naive'}}, {'optimized', best_t, best, {program = 'optimized'}}}
     local svg, drawn = charts.occupancy(c.nn, named, marks, rules.warps)
     -- What the occupancy API itself returned on each GPU, for check_pdf.py diagrams.
     drawn.recorded = {}
     local threads, warps = recorded(c, 'block_threads'), recorded(c, 'warps_per_sm')
     for gpu, v in pairs(warps) do
-      for prog, w in pairs(v) do drawn.recorded[#drawn.recorded + 1] = {gpu = gpu, program = prog, block = threads[gpu][prog], warps = w} end
+      for prog, w in pairs(v) do drawn.recorded[#drawn.recorded + 1] = {gpu = gpu, program = prog, x = threads[gpu][prog], warps = w} end
     end
     return figure_block(c.nn, 'Chapter ' .. c.number .. ': resident warps per SM against threads per block for this chapter\'s kernel (' ..
       regs .. ' registers per thread, a table of ' .. smem // 1024 .. ' KB in shared memory per block plus the ' .. rules.reserved // 1024 ..
@@ -784,6 +784,114 @@ local DIAGRAMS = {
       'tile[32][' .. rows[1] .. '] puts all 32 lanes in one bank (' .. drawn.panels[1].ways .. '-way conflict, ' ..
       drawn.panels[1].ways .. ' passes), tile[32][' .. rows[2] .. '] one lane per bank (' .. drawn.panels[2].ways ..
       ' pass). Computed from the kernels\' declarations, not drawn by hand.', svg, drawn)
+  end,
+  ['08'] = function(c)
+    -- Chapter 10's rules against registers per thread, the block fixed: each program's point at the
+    -- registers ptxas gave it (the first GPU's record); the check compares each GPU's ncu figures.
+    local cc = DATA.gpus[1] and DATA.gpus[1].cc and DATA.gpus[1].cc[1]
+    local rules, ev = cc and OCCUPANCY[cc], (c.evidence or {})[1]
+    if not (rules and ev) then return nil end
+    local regs, smem = recorded(c, 'registers')[ev.gpu] or {}, recorded(c, 'smem_bytes')[ev.gpu] or {}
+    local occ, lim = recorded(c, 'sm__maximum_warps_per_active_cycle_pct'), recorded(c, 'launch__occupancy_limit_registers')
+    local ncu_regs = recorded(c, 'launch__registers_per_thread')
+    -- The block: the knobs' block=, else the warps ncu found resident for naive over the blocks
+    -- its register limit allowed (the check then holds every other program to that block).
+    local o, l = (occ[ev.gpu] or {}).naive, (lim[ev.gpu] or {}).naive
+    local block = tonumber(((c.results[1] or {}).knobs or ''):match('block=(%d+)') or '') or
+      (o and l and l > 0 and math.floor(o * rules.warps / 100 / l + 0.5) * 32)
+    if not (block and block > 0 and regs.naive) then return nil end
+    local wpb, xs = block // 32, {}
+    for r = 8, 255 do xs[#xs + 1] = r end
+    local names = {'warp/block limit', 'register limit', 'shared-memory limit'}
+    local curves = {{}, {}, {}, {}}
+    for i, r in ipairs(xs) do
+      local least, limits = resident(rules, block, r, smem.naive or 0)
+      for k = 1, 3 do curves[k][i] = limits[k] end
+      curves[4][i] = least
+    end
+    local named = {}
+    for k = 1, 3 do -- a limit drawn where it comes within the SM's warps (no shared memory: none)
+      if math.min(table.unpack(curves[k])) <= rules.warps then named[#named + 1] = {names[k], curves[k]} end
+    end
+    named[#named + 1] = {'resident warps', curves[4]}
+    local marks, seen = {}, {}
+    for _, p in ipairs(ev.programs) do -- an option that leaves a program's registers as they were adds no point
+      local base, opt = p:match('^([^%[]+)%[?([^%]]*)')
+      local r = regs[p] and math.floor(regs[p])
+      if r and not seen[base .. r] then
+        seen[base .. r] = true
+        local least, limits = resident(rules, block, r, smem[p] or 0)
+        marks[#marks + 1] = {opt ~= '' and opt:gsub('^%-%-', '') or base, r, least, {program = p, blocks = limits[2] // wpb}}
+      end
+    end
+    local svg, drawn = charts.occupancy(c.nn, named, marks, rules.warps,
+      {xs = xs, label = 'registers per thread', unit = 'registers', range = '0:264', tics = '0,32'})
+    drawn.max_warps, drawn.recorded = rules.warps, {}
+    for gpu, v in pairs(occ) do
+      for p, pct in pairs(v) do
+        drawn.recorded[#drawn.recorded + 1] = {gpu = gpu, program = p, x = (ncu_regs[gpu] or {})[p], pct = pct, blocks = (lim[gpu] or {})[p]}
+      end
+    end
+    local said = {}
+    for k, m in ipairs(marks) do said[k] = m[1] .. ': ' .. m[2] .. ' registers, ' .. m[3] .. ' warps' end
+    return figure_block(c.nn, 'Chapter ' .. c.number .. ': resident warps per SM against registers per thread for blocks of ' .. block ..
+      ' threads, by the occupancy rules of compute capability ' .. cc .. ' (' .. rules.regs .. ' registers per SM, given to a warp ' ..
+      rules.reg_unit .. ' at a time), each program at the registers ptxas gave it (and the optimized program built for 3 and 4 ' ..
+      'blocks per SM, min-blocks 3 and 4): ' .. table.concat(said, '; ') .. '. The block size is the warps ncu found resident for naive over ' ..
+      'the blocks its register limit allowed. Computed from the recorded registers, not drawn by hand; the thick line takes the ' ..
+      'colour of the limit that binds (the ' .. table.concat(drawn.binds, ', then the ') .. '), and the book\'s check compares each ' ..
+      'point with the registers, register-limited blocks and theoretical occupancy ncu recorded on each GPU.', svg, drawn)
+  end,
+  ['18'] = function(c)
+    -- Where each program keeps a thread's data (ptxas: registers, stack frame) and what it costs per
+    -- record, one thread's: local sectors through the L1 and DRAM bytes, each GPU's counters over
+    -- the size of its results rows. Registers, stack and sectors are drawn from the first GPU's
+    -- record; the check compares every GPU's.
+    local size = {}
+    for _, r in ipairs(c.results) do size[r.gpu] = r.size end
+    local want = {registers = 'registers', stack = 'stack_bytes', ld = 'l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum',
+      st = 'l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum', rd = 'dram__bytes_read.sum', wr = 'dram__bytes_write.sum'}
+    local rec, gpus = {}, {}
+    for _, e in ipairs(c.evidence or {}) do
+      local v = {}
+      for key, m in pairs(want) do v[key] = recorded(c, m)[e.gpu] end
+      for _, p in ipairs({'naive', 'optimized'}) do
+        local r = {gpu = e.gpu, program = p, size = size[e.gpu]}
+        for key in pairs(want) do r[key] = (v[key] or {})[p] end
+        if not (r.size and r.registers and r.stack and r.ld and r.st and r.rd and r.wr) then return nil end
+        rec[#rec + 1] = r
+      end
+      gpus[#gpus + 1] = e.gpu
+    end
+    if #rec == 0 then return nil end
+    local function fig(gpu, p) for _, r in ipairs(rec) do if r.gpu == gpu and r.program == p then return r end end end
+    local BLUE, ORANGE, LIGHT = '#2a6fb0', '#d1603d', '#e3a08a'
+    local panels, drawn = {{'per thread: bytes in registers (4 each), local memory', {}},
+      {'per record: local-memory sectors, loads and stores', {}}, {'per record: bytes through DRAM', {}}}, {rows = {}}
+    for _, p in ipairs({'naive', 'optimized'}) do
+      local f = fig(gpus[1], p)
+      local row = {program = p, registers = math.floor(f.registers), stack = math.floor(f.stack),
+        sectors = math.floor((f.ld + f.st) / f.size + 0.5), dram = {}}
+      local dram, said = {}, {}
+      for k, g in ipairs(gpus) do
+        local r = fig(g, p)
+        row.dram[g] = math.floor((r.rd + r.wr) / r.size + 0.5)
+        dram[k] = {{(r.rd + r.wr) / r.size, k}} -- the GPU's own colour
+        said[k] = row.dram[g] .. ' bytes (' .. gpu_name(g):match('^%S+') .. ')'
+      end
+      table.insert(panels[1][2], {p .. ': ' .. row.registers .. ' registers + ' .. row.stack .. ' B local', {{{4 * row.registers, BLUE}, {row.stack, ORANGE}}}})
+      table.insert(panels[2][2], {p .. ': ' .. row.sectors .. ' sectors', {{{f.ld / f.size, ORANGE}, {f.st / f.size, LIGHT}}}})
+      table.insert(panels[3][2], {p .. ': ' .. table.concat(said, ', '), dram})
+      drawn.rows[#drawn.rows + 1] = row
+      row.said = p .. ': ' .. row.registers .. ' registers + ' .. row.stack .. ' B local, ' .. row.sectors .. ' sectors, ' .. table.concat(said, ', ')
+    end
+    local svg = charts.localmem(c.nn, panels)
+    drawn.recorded = rec
+    return figure_block(c.nn, 'Chapter ' .. c.number .. ': where each program keeps a thread\'s data, from ptxas, and what it costs ' ..
+      'per record (one thread\'s), from the counters each GPU recorded over the ' .. rec[1].size .. ' records of its results: ' ..
+      drawn.rows[1].said .. '; ' .. drawn.rows[2].said .. '. Orange is local memory: the naive program\'s stack frame, and its ' ..
+      'loads (dark) and stores (light) through the L1; the DRAM bars are one a GPU, in the order named. Computed from the recorded registers and ' ..
+      'counters, not drawn by hand; the book\'s check compares each figure with every GPU\'s record.', svg, drawn)
   end,
 }
 

@@ -769,10 +769,15 @@ local function traffic_diagram(nn, programs)
 end
 
 -- Occupancy: resident warps per SM against threads per block (multiples of the warp size) for a
--- kernel's registers per thread and shared memory per block, under each limit of the SM and
--- all of them (the least), with the programs' blocks marked. curves is {{name, {warps at 32,
--- 64, ...}}}, the last the resident warps; marks is {{name, block, warps}}.
-local function occupancy_diagram(nn, curves, marks, max_warps)
+-- kernel's registers per thread and shared memory per block, or (axis given) against another
+-- resource, under each limit of the SM and all of them (the least), with the programs marked.
+-- curves is {{name, {warps at each x}}}, the last the resident warps; marks is {{name, x, warps,
+-- extra}} (extra: fields the check compares, the program's name among them); axis is {xs = {x...},
+-- label, unit, range, tics}, the default threads 32, 64, ... 1024.
+local function occupancy_diagram(nn, curves, marks, max_warps, axis)
+  local ax = axis or {xs = {}, label = 'threads per block', range = '0:1056', tics = '0,128'}
+  if not axis then for t = 32, 1024, 32 do ax.xs[#ax.xs + 1] = t end end
+  local xs = ax.xs
   local data, plot = {}, {}
   -- Each limit a light dashed line; the resident warps (the last curve, the least of the limits)
   -- a thick line in the dark shade of the limit that binds at each block size, so that the
@@ -780,13 +785,13 @@ local function occupancy_diagram(nn, curves, marks, max_warps)
   local colors = {'#9a9a9a', '#7aa6d6', '#e3a08a'}
   local dark = {'#4d4d4d', '#2a6fb0', '#d1603d'}
   local resident, limits = curves[#curves][2], #curves - 1
-  local function binds(i) -- the first limit equal to the resident warps at block size 32 * i
+  local function binds(i) -- the first limit equal to the resident warps at xs[i]
     for k = 1, limits do if curves[k][2][i] == resident[i] then return k end end
     return 1
   end
   for k = 1, limits do
     local rows = {}
-    for i, w in ipairs(curves[k][2]) do rows[#rows + 1] = string.format('%d %d', 32 * i, w) end
+    for i, w in ipairs(curves[k][2]) do rows[#rows + 1] = string.format('%d %d', xs[i], w) end
     data[#data + 1] = '$c' .. k .. ' << EOD\n' .. table.concat(rows, '\n') .. '\nEOD'
     plot[#plot + 1] = string.format("$c%d using 1:2 with steps lw 1.5 dt 2 lc rgb '%s' title %s", k,
       colors[(k - 1) % #colors + 1], gq(curves[k][1]))
@@ -794,8 +799,8 @@ local function occupancy_diagram(nn, curves, marks, max_warps)
   local segs, bound, order = {}, {}, {}
   for i, w in ipairs(resident) do -- steps: across at this size's warps, then up or down to the next
     local k = binds(i)
-    if not bound[k] then bound[k] = true; order[#order + 1] = k end -- in the order they bind, smallest block first
-    local x0, x1 = 32 * i, 32 * math.min(i + 1, #resident)
+    if not bound[k] then bound[k] = true; order[#order + 1] = k end -- in the order they bind, smallest x first
+    local x0, x1 = xs[i], xs[math.min(i + 1, #resident)]
     segs[#segs + 1] = string.format('%d %d %d 0 %d', x0, w, x1 - x0, rgb_int(dark[k]))
     if resident[i + 1] then segs[#segs + 1] = string.format('%d %d 0 %d %d', x1, w, resident[i + 1] - w, rgb_int(dark[binds(i + 1)])) end
   end
@@ -807,17 +812,19 @@ local function occupancy_diagram(nn, curves, marks, max_warps)
     plot[#plot + 1] = string.format("keyentry with lines lw 2.5 lc rgb '%s' title %s", dark[k],
       gq('resident: ' .. curves[k][1]:gsub(' limit$', '') .. ' binds'))
   end
-  for k, mk in ipairs(marks) do -- each program's block a point, named in the key
+  for k, mk in ipairs(marks) do -- each program's point, named in the key
     m[#m + 1] = string.format('$m%d << EOD\n%d %d\nEOD', k, mk[2], mk[3])
-    plot[#plot + 1] = string.format("$m%d using 1:2 with points pt %d ps 1.4 lc rgb '#000000' title %s", k, k == 1 and 6 or 7,
-      gq(string.format('%s: %d warps', mk[1], mk[3])))
-    drawn.marks[#drawn.marks + 1] = {name = mk[1], block = mk[2], warps = mk[3]}
+    plot[#plot + 1] = string.format("$m%d using 1:2 with points pt %d ps 1.4 lc rgb '#000000' title %s", k, ({6, 7, 5, 9, 4})[(k - 1) % 5 + 1],
+      gq(string.format('%s: %s%d warps', mk[1], axis and string.format('%d %s, ', mk[2], ax.unit) or '', mk[3])))
+    local d = {name = mk[1], x = mk[2], warps = mk[3]}
+    for key, v in pairs(mk[4] or {}) do d[key] = v end -- what else the check compares (the program, its blocks)
+    drawn.marks[#drawn.marks + 1] = d
   end
   local script = STYLE .. "set key outside top center horizontal\nset grid ytics\n" ..
-    string.format("set xrange [0:1056]\nset yrange [0:%d]\nset xtics 0,128 scale 1\nset ytics 0,8\n", max_warps + 6) ..
-    "set xlabel 'threads per block'\nset ylabel 'resident warps per SM'\n" ..
+    string.format("set xrange [%s]\nset yrange [0:%d]\nset xtics %s scale 1\nset ytics 0,8\n", ax.range, max_warps + 6, ax.tics) ..
+    "set xlabel " .. gq(ax.label) .. "\nset ylabel 'resident warps per SM'\n" ..
     table.concat(data, '\n') .. '\n' .. table.concat(m, '\n') .. '\nplot ' .. table.concat(plot, ', \\\n     ') .. '\n'
-  return render_chart('ch' .. nn .. '-occupancy', script, 340, 680), drawn
+  return render_chart('ch' .. nn .. '-occupancy', script, 340 + 40 * math.max(0, #marks - 2), 680), drawn
 end
 
 -- Timeline: for each program, the host's calls and the GPU's kernels on a model clock, one row
@@ -852,8 +859,37 @@ local function timeline_diagram(nn, programs)
   return render_chart('ch' .. nn .. '-timeline', script .. 'unset multiplot\n', 320, 680), drawn
 end
 
+-- Local memory: where each program keeps a thread's data and what that costs, in panels of bars:
+-- a row per program, its figures written above its bars, one bar a row or one per GPU, each bar
+-- segments of a value and a colour (a number: that GPU's colour). panels is {{title, rows = {{text, {{{value, colour}...}...}}}}}.
+local function local_diagram(nn, panels)
+  local script = STYLE .. "set multiplot layout " .. #panels .. ",1\nunset key\nset border 1\nset grid noxtics noytics\n" ..
+    "unset ytics\nset lmargin 2\nset rmargin 4\nset xtics out scale 0.6 font ',10'\n"
+  for k, p in ipairs(panels) do
+    local boxes, labels, widest = {}, {}, 0
+    for i, r in ipairs(p[2]) do
+      local y = 1.4 * (#p[2] - i) + 1 -- the first row on top, its text above its bars
+      for b, bar in ipairs(r[2]) do
+        local x, yb, h = 0, y - 0.2 * (b - 1), #r[2] > 1 and 0.15 or 0.3
+        for _, seg in ipairs(bar) do
+          if seg[1] > 0 then boxes[#boxes + 1] = string.format('%.4g %.4g %.3f %.3f %d', x, x + seg[1], yb - h / 2, yb + h / 2,
+            rgb_int(type(seg[2]) == 'number' and gpu_color(seg[2]) or seg[2])) end
+          x = x + seg[1]
+        end
+        widest = math.max(widest, x)
+      end
+      labels[#labels + 1] = string.format("set label %s at first 0,%.2f left font ',11' tc rgb '#333333'", gq(r[1]), y + 0.42)
+    end
+    script = script .. string.format("set title %s font ',11'\nunset label\nset xrange [0:%.4g]\nset yrange [0.4:%.2f]\n",
+        gq(p[1]), widest * 1.04 + 1e-9, 1.4 * (#p[2] - 1) + 1.75) .. table.concat(labels, '\n') .. '\n' ..
+      '$l' .. k .. ' << EOD\n' .. (#boxes > 0 and table.concat(boxes, '\n') or '0 0 0 0 0') .. '\nEOD\n' ..
+      "plot $l" .. k .. " using (($1+$2)/2):(($3+$4)/2):1:2:3:4:5 with boxxyerror fs solid 1.0 noborder lc rgb variable notitle\n"
+  end
+  return render_chart('ch' .. nn .. '-local', script .. 'unset multiplot\n', 130 * #panels + 10, 680, nil, 150 * #panels + 10)
+end
+
 return function(dir, fail_fn)
   CHARTS, fail = dir, fail_fn
   sh('mkdir -p ' .. q(CHARTS))
-  return {chapter = chapter_chart, sweep = sweep_chart, summary = summary_chart, roofline = roofline_chart, own_roofs = own_roofs_chart, sectors = sectors_diagram, banks = banks_diagram, divergence = divergence_diagram, traffic = traffic_diagram, occupancy = occupancy_diagram, timeline = timeline_diagram, flush = flush}
+  return {chapter = chapter_chart, sweep = sweep_chart, summary = summary_chart, roofline = roofline_chart, own_roofs = own_roofs_chart, sectors = sectors_diagram, banks = banks_diagram, divergence = divergence_diagram, traffic = traffic_diagram, occupancy = occupancy_diagram, timeline = timeline_diagram, localmem = local_diagram, flush = flush}
 end

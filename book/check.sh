@@ -360,7 +360,7 @@ pdf_check diagrams "$OUT/figures.json"
 python3 -c 'import json, re, sys
 figs = json.load(open(sys.argv[1]))
 for f in figs:
-    if re.search(r"-(sectors|banks|divergence|traffic|occupancy|timeline)\.svg$", f["svg"]):
+    if re.search(r"-(sectors|banks|divergence|traffic|occupancy|timeline|local)\.svg$", f["svg"]):
         f["caption"] = re.sub(r"\d+-way", "8-way", re.sub(r"\d+ sectors", "3 sectors", re.sub(r"\d+ passes", "7 passes", f["caption"])))
         f["caption"] = re.sub(r"\d+ bytes", "5 bytes", re.sub(r"\d+ warps", "7 warps", re.sub(r"\d+ times", "9 times", f["caption"])))
 json.dump(figs, open(sys.argv[2], "w"))' "$OUT/figures.json" "$CHK/figures-diagrams.json" &&
@@ -373,6 +373,34 @@ for f in figs:
         if r["program"] == "naive": r["warps"] += 1
 json.dump(figs, open(sys.argv[2], "w"))' "$OUT/figures.json" "$CHK/figures-occupancy.json" &&
     planted_pdf "an occupancy API answer one warp off the picture" diagrams "$CHK/figures-occupancy.json"
+# Planted: captions that give other registers than Figures 8.1 and 18.1 draw (150 for each count,
+# 48 B of local memory).
+python3 -c 'import json, re, sys
+figs = json.load(open(sys.argv[1]))
+for f in figs:
+    f["caption"] = re.sub(r"\d+ B local", "48 B local", re.sub(r"\d+ registers", "150 registers", f["caption"]))
+json.dump(figs, open(sys.argv[2], "w"))' "$OUT/figures.json" "$CHK/figures-registers.json" &&
+    { planted_pdf "captions whose register counts are not the ones drawn" diagrams "$CHK/figures-registers.json"
+      grep -q "^FAIL: Figure 8.1:: the numbers its caption" "$CHK/planted-diagrams.log" &&
+      grep -q "^FAIL: Figure 18.1:: the numbers its caption" "$CHK/planted-diagrams.log" &&
+      pass "the caption check names both planted register counts (Figures 8.1 and 18.1)" ||
+      fail "the caption check does not name both planted register counts; see $CHK/planted-diagrams.log"; }
+# Planted: ncu's register-limited blocks for chapter 08's optimized program one more than drawn,
+# and chapter 18's naive local-load sectors on one GPU doubled.
+python3 -c 'import json, sys
+figs = json.load(open(sys.argv[1]))
+for f in figs:
+    rec = (f.get("drawn") or {}).get("recorded", []) if isinstance(f.get("drawn"), dict) else []
+    for r in rec:
+        if f["svg"].endswith("ch08-occupancy.svg") and r["program"] == "optimized": r["blocks"] += 1
+    for r in (rec[:1] if f["svg"].endswith("-local.svg") else []):
+        r["ld"] *= 2
+json.dump(figs, open(sys.argv[2], "w"))' "$OUT/figures.json" "$CHK/figures-records.json" &&
+    { planted_pdf "a register limit and local sectors other than each GPU recorded" diagrams "$CHK/figures-records.json"
+      grep -q "^FAIL: Figure 8.1:: the resident warps it draws" "$CHK/planted-diagrams.log" &&
+      grep -q "^FAIL: Figure 18.1:: the registers, stack frame" "$CHK/planted-diagrams.log" &&
+      pass "the record check names both planted records (Figures 8.1 and 18.1)" ||
+      fail "the record check does not name both planted records; see $CHK/planted-diagrams.log"; }
 # Planted: the pictures as they were drawn before they were made legible: the resident warps one
 # dark line whatever limit binds (Figure 10.1), a float a lane reads 1 unit wide (Figure 15.1).
 python3 -c 'import json, re, sys

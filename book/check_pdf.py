@@ -464,11 +464,13 @@ def diagrams(figures_path):
     """The pictures of a mechanism (bytes each kernel moves through DRAM, resident warps per SM,
     sectors a warp touches, banks a warp reads, lanes on each side of a branch; book/charts.lua
     computes them from the chapter's code): one for each Part that has one (I to V) and at least
-    five, each caption's numbers (32 sectors, a 32-way conflict, 24 bytes, 6 warps) are what its
-    chart shows, and the occupancy picture's warps are what the occupancy API returned on each GPU
-    for the same block size."""
+    five, each caption's numbers (32 sectors, a 32-way conflict, 24 bytes, 6 warps, 152 registers,
+    8 warps, 32 registers + 64 B local) are what its chart shows, the occupancy pictures' warps are
+    what each GPU recorded (the occupancy API's answer for the same block; ncu's registers,
+    register-limited blocks and theoretical occupancy), and the local-memory picture's figures
+    per record are each GPU's counters over its results' size."""
     figs = [f for f in json.load(open(figures_path, encoding="utf-8"))
-            if re.search(r"-(sectors|banks|divergence|traffic|occupancy|timeline)\.svg$", f["svg"])]
+            if re.search(r"-(sectors|banks|divergence|traffic|occupancy|timeline|local)\.svg$", f["svg"])]
     check(len(figs) >= 6, f"the book has pictures of a mechanism computed from the code ({len(figs)})")
     part = {l.split("\t")[0]: l.split("\t")[2] for l in open("book/chapters.tsv", encoding="utf-8")
             if re.match(r"\d\d\t", l)}
@@ -483,20 +485,46 @@ def diagrams(figures_path):
                       f"reads at least {MIN_SLOT:g} units wide, no line through a label, the limit that binds in its own "
                       "colour" + (f"; {bad[:3]}" if bad else ""))
         drawn = svg_text(f["svg"])
-        said = re.findall(r"(\d+) sectors|(\d+)-way|(\d+) passes for 2 warps|(\d+) bytes|(\d+) warps|(\d+) times in 3", f["caption"])
+        said = re.findall(r"(\d+) sectors|(\d+)-way|(\d+) passes for 2 warps|(\d+) bytes|(\d+) warps|(\d+) times in 3|"
+                          r"(\d+ registers(?:, \d+ warps| \+ \d+ B local))", f["caption"])
         shown = [f"{a} sectors" if a else f"{b}-way" if b else f"{c} passes for 2 warps" if c else
-                 f"{d} bytes" if d else f"{e} warps" if e else f"{g} times in 3" for a, b, c, d, e, g in said]
+                 f"{d} bytes" if d else f"{e} warps" if e else f"{g} times in 3" if g else h for a, b, c, d, e, g, h in said]
         missing = [x for x in shown if x not in drawn]
         check(said and not missing, f"{f['label']}: the numbers its caption gives ({', '.join(shown)}) "
               f"are the ones its chart draws" + (f"; not drawn: {missing}" if missing else ""))
-        marks = {m["block"]: m["warps"] for m in f.get("drawn", {}).get("marks", [])}
-        rec = f.get("drawn", {}).get("recorded", [])
+        drawn_ = f.get("drawn", {})
+        marks, rec = drawn_.get("marks", []), drawn_.get("recorded", [])
         if marks:
-            wrong = [f"{r['gpu']} {r['program']}: {r['block']} threads, {r['warps']} warps, drawn {marks[r['block']]}"
-                     for r in rec if r["block"] in marks and r["warps"] != marks[r["block"]]]
-            same = [r for r in rec if r["block"] in marks]
-            check(same and not wrong, f"{f['label']}: the resident warps it draws are what the occupancy API returned "
-                  f"({len(same)} recorded)" + (f"; differ: {wrong[:4]}" if wrong else ""))
+            # Each GPU's record against the point of its program (else the point at its x: the same
+            # block, or the same registers): warps (the API's, or ncu's theoretical occupancy as a
+            # share of the SM's warps), the x, and the blocks the register limit allows.
+            wrong, same = [], []
+            for r in rec:
+                m = next((m for m in marks if m.get("program") == r["program"]), None) or \
+                    next((m for m in marks if m["x"] == r.get("x")), None)
+                if m is None:
+                    continue
+                same.append(r)
+                warps = r["warps"] if "warps" in r else r["pct"] * drawn_["max_warps"] / 100
+                if (warps, r.get("x"), r.get("blocks", m.get("blocks"))) != (m["warps"], m["x"], m.get("blocks")):
+                    wrong.append(f"{r['gpu']} {r['program']}: x {r.get('x')}, {warps:g} warps, {r.get('blocks')} blocks; "
+                                 f"drawn x {m['x']}, {m['warps']} warps, {m.get('blocks')} blocks")
+            check(same and not wrong, f"{f['label']}: the resident warps it draws (and the x, the register-limited blocks) "
+                  f"are what each GPU recorded ({len(same)} recorded)" + (f"; differ: {wrong[:4]}" if wrong else ""))
+        if f["svg"].endswith("-local.svg"):
+            # Each GPU's counters per record (its results' size) against the figures drawn.
+            rows = {r["program"]: r for r in drawn_.get("rows", [])}
+            wrong = []
+            for r in rec:
+                d = rows.get(r["program"], {})
+                want = (int(r["registers"]), int(r["stack"]), round((r["ld"] + r["st"]) / r["size"]),
+                        round((r["rd"] + r["wr"]) / r["size"]))
+                got = (d.get("registers"), d.get("stack"), d.get("sectors"), d.get("dram", {}).get(r["gpu"]))
+                if want != got:
+                    wrong.append(f"{r['gpu']} {r['program']}: registers, stack bytes, local sectors and DRAM bytes "
+                                 f"per record {want}, drawn {got}")
+            check(rec and not wrong, f"{f['label']}: the registers, stack frame, local sectors and DRAM bytes per record it "
+                  f"draws are what each GPU recorded ({len(rec)} recorded)" + (f"; differ: {wrong[:4]}" if wrong else ""))
     return 1 if check_book.failed else 0
 
 
