@@ -893,6 +893,132 @@ local DIAGRAMS = {
       'loads (dark) and stores (light) through the L1; the DRAM bars are one a GPU, in the order named. Computed from the recorded registers and ' ..
       'counters, not drawn by hand; the book\'s check compares each figure with every GPU\'s record.', svg, drawn)
   end,
+  ['22'] = function(c)
+    local r1 = c.results[1] or {}
+    local spread = tonumber((r1.knobs or ''):match('spread=(%d+)') or '')
+    local entries = tonumber((r1.knobs or ''):match('entries=(%d+)') or '')
+    local seed = r1.seed
+    if not (spread and entries and seed) then return nil end
+    -- Warp w's keys as the program draws them (problem.cu's fill_keys: splitmix64 seeded per
+    -- warp, `s` distinct values in [0, entries), lane l taking value l mod s).
+    local GOLDEN = 0x9E3779B97F4A7C15
+    local function keys(w, s)
+      local state, drawn, out = seed * GOLDEN + 32 * w, {}, {}
+      for k = 1, s do
+        local v, again
+        repeat
+          state = state + GOLDEN
+          local z = state
+          z = (z ~ (z >> 30)) * 0xBF58476D1CE4E5B9
+          z = (z ~ (z >> 27)) * 0x94D049BB133111EB
+          z = z ~ (z >> 31)
+          v = ((z >> 1) % entries * 2 + (z & 1)) % entries -- z mod entries, z unsigned
+          again = false
+          for m = 1, k - 1 do again = again or drawn[m] == v end
+        until not again
+        drawn[k] = v
+      end
+      for l = 0, 31 do out[l + 1] = drawn[l % s + 1] end
+      return out
+    end
+    -- The warp's first lookup (j = 0 reads entry key; every later step moves all keys alike), served
+    -- a row at a time: each distinct entry takes the next row of its bank. The constant cache is
+    -- one bank (a request per distinct address), shared memory 32 (a pass per word of the fullest).
+    local function serve(ks, banks)
+      local row_of, rows, per_bank = {}, {}, {}
+      for l, e in ipairs(ks) do
+        if not row_of[e] then
+          per_bank[e % banks] = (per_bank[e % banks] or 0) + 1
+          row_of[e] = per_bank[e % banks]
+          rows[row_of[e]] = rows[row_of[e]] or {}
+        end
+        table.insert(rows[row_of[e]], l - 1)
+      end
+      return rows
+    end
+    local uni, div = keys(0, 1), keys(0, spread)
+    local function title(prog, ks, rows, what)
+      local n = #serve(ks, 1)
+      return string.format('%s, %d entr%s: %d %s%s', prog, n, n == 1 and 'y' or 'ies', #rows, what, #rows == 1 and '' or (what == 'pass' and 'es' or 's'))
+    end
+    local panels = {{rows = serve(uni, 1), ylabel = 'constant-cache request', note = 'all 32 lanes: entry ' .. uni[1]},
+                    {rows = serve(div, 1), ylabel = 'constant-cache request'}, {rows = serve(div, 32), ylabel = 'shared-memory pass'}}
+    panels[1].title = title('naive', uni, panels[1].rows, 'request')
+    panels[2].title = title('naive', div, panels[2].rows, 'request')
+    panels[3].title = title('optimized', div, panels[3].rows, 'pass')
+    local full = {} -- the entries of the fullest bank (the lowest such bank), one per pass
+    for b = 31, 0, -1 do
+      local es = {}
+      for _, e in ipairs(div) do if e % 32 == b then es[#es + 1] = e end end
+      if #es >= #full then full = es; full.bank = b end
+    end
+    panels[3].note = 'bank ' .. full.bank .. ': entries ' .. table.concat(full, ', ')
+    local svg, drawn = charts.requests(c.nn, panels)
+    -- What each GPU recorded, for check_pdf.py diagrams: a warp's LDC is one request and each
+    -- replay one more, over the lookup instructions (n / 32 warps x 32 steps: the recorded size);
+    -- an LDS the wavefronts of its fullest bank, here averaged over the program's first 1,024 warps.
+    local mean = 0
+    for w = 0, 1023 do mean = mean + #serve(keys(w, spread), 32) / 1024 end
+    drawn.per_request = {}
+    for _, e in ipairs(c.evidence or {}) do
+      local m = {}
+      for _, x in ipairs(e.metrics) do m[x.metric] = x.values end
+      local rep = m['sm__idc_divergent_instruction_replays.sum'] or {}
+      for k, prog in ipairs({'naive[--spread 1]', 'naive'}) do
+        if rep[prog] and e.size then
+          table.insert(drawn.per_request, {gpu = e.gpu, program = prog, what = 'constant-cache requests per lookup', drawn = #panels[k].rows, recorded = 1 + rep[prog] / e.size})
+        end
+      end
+      local waves, lds = m['l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum'] or {}, m['smsp__sass_inst_executed_op_shared_ld.sum'] or {}
+      if waves.optimized and (lds.optimized or 0) > 0 then
+        table.insert(drawn.per_request, {gpu = e.gpu, program = 'optimized', what = 'shared-memory passes per lookup (mean of 1,024 warps)', drawn = mean, recorded = waves.optimized / lds.optimized})
+      end
+    end
+    local p = drawn.panels
+    return figure_block(c.nn, 'Chapter ' .. c.number .. ': the lanes of one warp (warp 0 at seed ' .. seed .. ', its first lookup) and ' ..
+      'the request that serves each, one row per request, top to bottom. Constant memory takes one request per distinct table ' ..
+      'entry: warp-uniform (spread 1), ' .. p[1].title:match(', (.*)$'):gsub(':', ' in') .. ', a broadcast; at the recorded spread of ' ..
+      spread .. ' in a table of ' .. entries .. ' entries (lane 0 reads entry ' .. div[1] .. ', lane 1 entry ' .. div[2] .. ', lane 2 entry ' ..
+      div[3] .. ', ...), ' .. p[2].title:match(', (.*)$'):gsub(':', ' in') .. ', one after another. The optimized program reads the same entries ' ..
+      'from shared memory in ' .. p[3].title:match('entries: (.*)$') .. ', the entries of its fullest bank. Computed from the program\'s ' ..
+      'keys (its generator at the recorded seed and knobs), not drawn by hand; the book\'s check compares the requests per lookup with ' ..
+      'one plus the replays per lookup the constant cache recorded on each GPU.', svg, drawn)
+  end,
+  ['20'] = function(c)
+    local r1 = c.results[1] or {}
+    local n, rows = r1.size, tonumber((r1.knobs or ''):match('rows=(%d+)') or '')
+    local sts = next(recorded(c, 'STS')) and select(2, next(recorded(c, 'STS'))).optimized
+    if not (n and rows and sts) then return nil end
+    local tile = rows * math.floor(sts) -- a thread stores tile / rows elements into the tile, one STS each
+    -- Warp 0 of block (0, 0) (threadIdx.y 0), its first load and store (j = 0): lane l is column
+    -- c = l of row r = 0 of the tile.
+    local load, naive, opt = {}, {}, {}
+    for l = 0, 31 do
+      local col, row = l, 0
+      load[l + 1], naive[l + 1], opt[l + 1] = row * n + col, col * n + row, row * n + col -- in[r n + c], out[c n + r], out[r n + c]
+    end
+    local svg, drawn = charts.store_sectors(c.nn, {{'both load in[r·n + c]', load}, {'naive stores out[c·n + r]', naive},
+      {'optimized stores out[r·n + c]', opt}})
+    drawn.per_request = {}
+    for _, e in ipairs(c.evidence or {}) do
+      local m = {}
+      for _, x in ipairs(e.metrics) do m[x.metric] = x.values end
+      local sec, req = m['l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum'] or {}, m['l1tex__t_requests_pipe_lsu_mem_global_op_st.sum'] or {}
+      for k, prog in ipairs({'naive', 'optimized'}) do
+        if sec[prog] and (req[prog] or 0) > 0 then
+          table.insert(drawn.per_request, {gpu = e.gpu, program = prog, what = 'sectors per store', drawn = drawn.rows[k + 1].sectors, recorded = sec[prog] / req[prog]})
+        end
+      end
+    end
+    local r = drawn.rows
+    return figure_block(c.nn, 'Chapter ' .. c.number .. ': the 32-byte sectors one warp touches (warp 0 of block (0, 0), its first ' ..
+      'load and store; a ' .. tile .. ' × ' .. tile .. ' tile, ' .. rows .. ' rows of threads, n = ' .. n .. '): both programs load a run of ' ..
+      '32 floats of one input row (' .. r[1].sectors .. ' sectors); the naive program stores them down a column of the output, ' ..
+      'floats ' .. n * 4 // 1024 .. ' KB apart (' .. r[2].sectors .. ' sectors, an eighth of each used; a gap marks sectors that are not ' ..
+      'neighbours); the optimized program, once the tile has passed through shared memory (its stores, a barrier, its loads), stores a ' ..
+      'row of the output (' .. r[3].sectors .. ' sectors, every byte used). Computed from the kernels\' indexing at the recorded size ' ..
+      'and rows, not drawn by hand; the book\'s check compares the sectors per store with the sectors per store request each GPU recorded.', svg, drawn)
+  end,
 }
 
 -- Where each chapter points the reader: the guide section it follows (book.py's guide_url, from

@@ -888,8 +888,84 @@ local function local_diagram(nn, panels)
   return render_chart('ch' .. nn .. '-local', script .. 'unset multiplot\n', 130 * #panels + 10, 680, nil, 150 * #panels + 10)
 end
 
+-- Requests: which lanes of one warp each request (or pass) serves, a panel per program and
+-- setting: a row per request, top to bottom. panels is {{title, ylabel, rows = {{lanes}}, note}}
+-- as book.lua computed them from the program's keys.
+local function requests_diagram(nn, panels)
+  local n = 0
+  for _, p in ipairs(panels) do n = math.max(n, #p.rows) end
+  local script = STYLE .. "set multiplot layout 1," .. #panels .. "\nunset key\nset grid noxtics noytics\nset border 3\n" ..
+    string.format("set xrange [-0.5:31.5]\nset yrange [%.1f:0.5]\nset xtics 0,8,31 scale 1\nset ytics (1, %s) scale 1\nset xlabel 'lane'\n",
+      n + 0.5, table.concat({n // 4, n // 2, 3 * n // 4, n}, ', '))
+  local drawn = {panels = {}}
+  for k, p in ipairs(panels) do
+    local pts = {}
+    for row, lanes in ipairs(p.rows) do
+      for _, l in ipairs(lanes) do pts[#pts + 1] = string.format('%d %d', l, row) end
+    end
+    drawn.panels[k] = {title = p.title, rows = #p.rows}
+    script = script .. string.format("set title %s font ',11'\nset ylabel %s\nunset label\n", gq(p.title), gq(p.ylabel)) ..
+      (p.note and string.format("set label %s at 15.5,%.1f center font ',10' tc rgb '#333333'\n", gq(p.note), #p.rows + 2.5) or '') ..
+      '$q' .. k .. ' << EOD\n' .. table.concat(pts, '\n') .. '\nEOD\n' ..
+      "plot $q" .. k .. " using 1:2:($1-0.42):($1+0.42):($2-0.4):($2+0.4) with boxxyerror fs solid 1.0 noborder fc rgb " ..
+      gq(#p.rows > 8 and '#d1603d' or '#2a6fb0') .. '\n'
+  end
+  script = script .. 'unset multiplot\n'
+  -- On a phone the panels are stacked, each the column's width (side by side the lane ticks run together).
+  local phone = script:gsub('set multiplot layout 1,' .. #panels, 'set multiplot layout ' .. #panels .. ',1')
+  return render_chart('ch' .. nn .. '-requests', script, 340, 680, phone, 230 * #panels), drawn
+end
+
+-- Store sectors: the 32-byte sectors one warp's access touches, for each row {name, {word of
+-- lane 0, ..., lane 31}}: only the touched sectors are drawn, in address order, 8 to a line, a
+-- gap between two that are not neighbours in memory; a float a lane accesses blue, the rest of
+-- its sector grey.
+local function store_sectors_diagram(nn, rows)
+  local used, waste, labels, yt, sep, drawn = {}, {}, {}, {}, {}, {rows = {}}
+  local y, PER = 0, 8
+  for _, r in ipairs(rows) do
+    local lane_of, secs, seen = {}, {}, {}
+    for lane, w in ipairs(r[2]) do
+      lane_of[w] = lane - 1
+      if not seen[w // 8] then seen[w // 8] = true; secs[#secs + 1] = w // 8 end
+    end
+    table.sort(secs)
+    y = y - 1
+    labels[#labels + 1] = string.format("set label %s at -0.5,%.2f left font ',11' tc rgb '#333333'", gq(r[1] .. ': ' .. #secs .. ' sectors'), y)
+    local x, lo, hi = 0, 99, -1
+    for k, sec in ipairs(secs) do
+      if (k - 1) % PER == 0 then -- a new line
+        if k > 1 then yt[#yt + 1] = string.format("'lanes %d–%d' %.2f", lo, hi, y) end
+        y, x, lo, hi = y - 1, 0, 99, -1
+      elseif sec ~= secs[k - 1] + 1 then
+        x = x + 2
+      else -- a neighbour: a thin gap and a line between the two
+        x = x + 0.6
+        sep[#sep + 1] = string.format("set arrow from %.1f,%.2f to %.1f,%.2f nohead lw 0.5 lc rgb '#bbbbbb' back", x - 0.8, y - 0.35, x - 0.8, y + 0.35)
+      end
+      for w = sec * 8, sec * 8 + 7 do
+        local l = lane_of[w]
+        if l then lo, hi = math.min(lo, l), math.max(hi, l) end
+        table.insert(l and used or waste, string.format('%.1f %.2f', x, y))
+        x = x + 1
+      end
+    end
+    yt[#yt + 1] = string.format("'lanes %d–%d' %.2f", lo, hi, y)
+    drawn.rows[#drawn.rows + 1] = {name = r[1], sectors = #secs}
+  end
+  local script = STYLE .. "set key outside top center horizontal\nset border 0\nset grid noytics noxtics\nunset xtics\n" ..
+    string.format("set xrange [-1:%d]\nset yrange [%.2f:%.2f]\n", PER * 8 + 2 * (PER - 1), y - 0.6, -0.4) ..
+    "set ytics scale 0 font ',10' (" .. table.concat(yt, ', ') .. ")\n" ..
+    "set xlabel " .. gq('a box: 4 bytes; 8 boxes: a 32-byte sector') .. "\n" ..
+    table.concat(labels, '\n') .. '\n' .. table.concat(sep, '\n') .. '\n' ..
+    "$used << EOD\n" .. table.concat(used, '\n') .. "\nEOD\n$waste << EOD\n" .. (#waste > 0 and table.concat(waste, '\n') or 'NaN NaN') .. "\nEOD\n" ..
+    "plot $used using 1:2:($1-0.45):($1+0.45):($2-0.3):($2+0.3) with boxxyerror fs solid 1.0 noborder fc rgb '#2a6fb0' title 'float a lane accesses', \\\n" ..
+    "     $waste using 1:2:($1-0.45):($1+0.45):($2-0.3):($2+0.3) with boxxyerror fs solid 1.0 noborder fc rgb '#c8c8c8' title 'moved, not needed'\n"
+  return render_chart('ch' .. nn .. '-sectors', script, 110 + 30 * -y, 680), drawn
+end
+
 return function(dir, fail_fn)
   CHARTS, fail = dir, fail_fn
   sh('mkdir -p ' .. q(CHARTS))
-  return {chapter = chapter_chart, sweep = sweep_chart, summary = summary_chart, roofline = roofline_chart, own_roofs = own_roofs_chart, sectors = sectors_diagram, banks = banks_diagram, divergence = divergence_diagram, traffic = traffic_diagram, occupancy = occupancy_diagram, timeline = timeline_diagram, localmem = local_diagram, flush = flush}
+  return {chapter = chapter_chart, sweep = sweep_chart, summary = summary_chart, roofline = roofline_chart, own_roofs = own_roofs_chart, sectors = sectors_diagram, banks = banks_diagram, divergence = divergence_diagram, traffic = traffic_diagram, occupancy = occupancy_diagram, timeline = timeline_diagram, localmem = local_diagram, requests = requests_diagram, store_sectors = store_sectors_diagram, flush = flush}
 end

@@ -424,6 +424,27 @@ json.dump(figs, open(sys.argv[2], "w"))' "$OUT/figures.json" "$CHK/figures-illeg
       grep -q "ch15-sectors.svg): what it teaches is legible.*a float a lane reads is 1.00 units" "$CHK/planted-diagrams.log" &&
       pass "the legibility check names both planted pictures (Figures 10.1 and 15.1)" ||
       fail "the legibility check does not name both planted pictures; see $CHK/planted-diagrams.log"; }
+# Planted: chapter 22's caption a request short of what its picture draws (31 for 32), and each
+# GPU's recorded sectors per store (chapter 20) and requests per lookup (22) one more than drawn.
+python3 -c 'import json, re, sys
+figs = json.load(open(sys.argv[1]))
+for f in figs:
+    if f["svg"].endswith("-requests.svg"):
+        f["caption"] = re.sub(r"(\d+) requests", lambda m: str(int(m.group(1)) - 1) + " requests", f["caption"])
+json.dump(figs, open(sys.argv[2], "w"))
+figs = json.load(open(sys.argv[1]))
+for f in figs:
+    for r in (f.get("drawn") or {}).get("per_request", []) if isinstance(f.get("drawn"), dict) else []:
+        r["recorded"] += 1
+json.dump(figs, open(sys.argv[3], "w"))' "$OUT/figures.json" "$CHK/figures-requests.json" "$CHK/figures-recorded.json" &&
+    { planted_pdf "chapter 22's caption a request short of its picture" diagrams "$CHK/figures-requests.json"
+      grep -q "^FAIL: Figure 22.1.*not drawn: \['31 requests'\]" "$CHK/planted-diagrams.log" &&
+      pass "the caption check names Figure 22.1's 31 requests" || fail "the caption check does not name Figure 22.1; see $CHK/planted-diagrams.log"
+      planted_pdf "recorded sectors per store and requests per lookup one more than drawn" diagrams "$CHK/figures-recorded.json"
+      grep -q "^FAIL: Figure 20.1.*sectors per store.*differ" "$CHK/planted-diagrams.log" &&
+      grep -q "^FAIL: Figure 22.1.*requests per lookup.*differ" "$CHK/planted-diagrams.log" &&
+      pass "the recorded-figure check names both planted pictures (Figures 20.1 and 22.1)" ||
+      fail "the recorded-figure check does not name both planted pictures; see $CHK/planted-diagrams.log"; }
 # Planted: the book without its one picture of Part V (chapter 36's timeline).
 python3 -c 'import json, sys
 json.dump([f for f in json.load(open(sys.argv[1])) if "-timeline" not in f["svg"]], open(sys.argv[2], "w"))' \

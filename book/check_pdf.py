@@ -468,9 +468,14 @@ def diagrams(figures_path):
     8 warps, 32 registers + 64 B local) are what its chart shows, the occupancy pictures' warps are
     what each GPU recorded (the occupancy API's answer for the same block; ncu's registers,
     register-limited blocks and theoretical occupancy), and the local-memory picture's figures
-    per record are each GPU's counters over its results' size."""
+    per record are each GPU's counters over its results' size. A picture that restates a counter per instruction (its drawn
+    "per_request": chapter 20's sectors per store, from l1tex__t_sectors / l1tex__t_requests of
+    op_st; chapter 22's constant-cache requests per lookup, 1 + sm__idc_divergent_instruction_replays
+    / the lookup instructions (the recorded size: n / 32 warps x 32 steps), and its shared-memory
+    passes, l1tex__data_pipe_lsu_wavefronts / LDS executed) draws each within half of what every
+    GPU recorded for the same program."""
     figs = [f for f in json.load(open(figures_path, encoding="utf-8"))
-            if re.search(r"-(sectors|banks|divergence|traffic|occupancy|timeline|local)\.svg$", f["svg"])]
+            if re.search(r"-(sectors|banks|divergence|traffic|occupancy|timeline|local|requests)\.svg$", f["svg"])]
     check(len(figs) >= 6, f"the book has pictures of a mechanism computed from the code ({len(figs)})")
     part = {l.split("\t")[0]: l.split("\t")[2] for l in open("book/chapters.tsv", encoding="utf-8")
             if re.match(r"\d\d\t", l)}
@@ -486,9 +491,10 @@ def diagrams(figures_path):
                       "colour" + (f"; {bad[:3]}" if bad else ""))
         drawn = svg_text(f["svg"])
         said = re.findall(r"(\d+) sectors|(\d+)-way|(\d+) passes for 2 warps|(\d+) bytes|(\d+) warps|(\d+) times in 3|"
-                          r"(\d+ registers(?:, \d+ warps| \+ \d+ B local))", f["caption"])
+                          r"(\d+ registers(?:, \d+ warps| \+ \d+ B local))|\b(\d+ requests?)\b|memory in (\d+ pass(?:es)?)\b", f["caption"])
         shown = [f"{a} sectors" if a else f"{b}-way" if b else f"{c} passes for 2 warps" if c else
-                 f"{d} bytes" if d else f"{e} warps" if e else f"{g} times in 3" if g else h for a, b, c, d, e, g, h in said]
+                 f"{d} bytes" if d else f"{e} warps" if e else f"{g} times in 3" if g else h or i or j
+                 for a, b, c, d, e, g, h, i, j in said]
         missing = [x for x in shown if x not in drawn]
         check(said and not missing, f"{f['label']}: the numbers its caption gives ({', '.join(shown)}) "
               f"are the ones its chart draws" + (f"; not drawn: {missing}" if missing else ""))
@@ -525,6 +531,13 @@ def diagrams(figures_path):
                                  f"per record {want}, drawn {got}")
             check(rec and not wrong, f"{f['label']}: the registers, stack frame, local sectors and DRAM bytes per record it "
                   f"draws are what each GPU recorded ({len(rec)} recorded)" + (f"; differ: {wrong[:4]}" if wrong else ""))
+        per = f.get("drawn", {}).get("per_request")
+        if per is not None:
+            wrong = [f"{r['gpu']} {r['program']}: drawn {r['drawn']:g}, recorded {r['recorded']:.2f}"
+                     for r in per if abs(r["drawn"] - r["recorded"]) >= 0.5]
+            what = sorted({r["what"] for r in per})
+            check(per and not wrong, f"{f['label']}: its {', '.join(what)} are within half of what each GPU recorded "
+                  f"({len(per)} recorded)" + (f"; differ: {wrong[:4]}" if wrong else ""))
     return 1 if check_book.failed else 0
 
 
