@@ -669,6 +669,56 @@ local function alloc_timeline(code, waits_for, default_strategy, iters)
   return {host = host, gpu = gpu, waits = waits, calls = #calls(loop) * iters + #calls(pre)}
 end
 
+-- The figures a GPU recorded for a chapter ({metric -> {program -> value}}), the GPU the first
+-- results row was measured on (the H100's file, first), and every GPU's host figures as a list,
+-- for check_pdf.py diagrams to compare with what a caption restates.
+local function one_gpu(c)
+  local r = c.results[1] or {}
+  local out, all = nil, {}
+  for _, e in ipairs(c.evidence or {}) do
+    local m = {}
+    for _, x in ipairs(e.metrics) do
+      m[x.metric] = x.values
+      for prog, v in pairs(x.values) do all[#all + 1] = {gpu = e.gpu, program = prog, metric = x.metric, value = v} end
+    end
+    if e.gpu == r.gpu then out = m end
+  end
+  local short = r.gpu
+  for _, g in ipairs(DATA.gpus) do if g.slug == r.gpu then short = g.short end end
+  local knobs = {}
+  for k, v in (r.knobs or ''):gmatch('(%w+)=(%d+)') do knobs[k] = tonumber(v) end
+  return out, {gpu = r.gpu, short = short, size = r.size, knobs = knobs}, all
+end
+-- A caption's restatement of a recorded figure: the text as printed, and where it comes from.
+local function stated(list, gpu, program, metric, value, fmt, scale)
+  local text = string.format(fmt, value * (scale or 1))
+  list[#list + 1] = {gpu = gpu, program = program, metric = metric, text = text, scale = scale or 1}
+  return text
+end
+
+-- The pipeline of chapter 02 on a model clock: the array in chunks (the last may be short), each
+-- chunk's upload, kernel and download in stream (chunk mod streams), each stage of a chunk its
+-- share of the stage's recorded time. An operation starts when its stream's previous one and its
+-- engine are done: one engine uploads, the SMs run one kernel at a time, and a second copy engine
+-- downloads where the GPU has one. Returns boxes {x0, x1, row (1 upload, 2 kernel, 3 download), stream}.
+local function pipeline_model(stage_ms, n, chunks, streams, engines)
+  local chunk, boxes, last = (n + chunks - 1) // chunks, {}, 0
+  local stream_free, engine_free = {}, {0, 0, 0}
+  local engine_of = {1, 2, engines >= 2 and 3 or 1}
+  for c = 0, chunks - 1 do
+    local count, s = math.min(chunk, n - c * chunk), c % streams + 1
+    if count <= 0 then break end
+    for row = 1, 3 do
+      local e = engine_of[row]
+      local t0 = math.max(stream_free[s] or 0, engine_free[e])
+      local t1 = t0 + stage_ms[row] * count / n
+      boxes[#boxes + 1] = {t0, t1, row, s}
+      stream_free[s], engine_free[e], last = t1, t1, math.max(last, t1)
+    end
+  end
+  return boxes, last
+end
+
 local DIAGRAMS = {
   ['36'] = function(c)
     local waits_for, progs = {}, {}
@@ -1018,6 +1068,74 @@ local DIAGRAMS = {
       'neighbours); the optimized program, once the tile has passed through shared memory (its stores, a barrier, its loads), stores a ' ..
       'row of the output (' .. r[3].sectors .. ' sectors, every byte used). Computed from the kernels\' indexing at the recorded size ' ..
       'and rows, not drawn by hand; the book\'s check compares the sectors per store with the sectors per store request each GPU recorded.', svg, drawn)
+  end,
+  ['02'] = function(c)
+    local ev, at, all = one_gpu(c)
+    local k = at.knobs
+    if not (ev and ev.h2d_ms and ev.kernel_ms and ev.d2h_ms and ev.end_to_end_ms and ev.copy_engines and k.chunks and k.streams and at.size) then return nil end
+    local said, panels = {}, {}
+    local COLORS = {'#2a6fb0', '#1b9aaa', '#8e44ad', '#c49a1b'}
+    local function say(prog, metric, fmt) return stated(said, at.gpu, prog, metric, ev[metric][prog], fmt) end
+    local ends = {}
+    for p, prog in ipairs({'naive', 'optimized'}) do
+      local stage = {ev.h2d_ms[prog], ev.kernel_ms[prog], ev.d2h_ms[prog]}
+      local boxes, last = pipeline_model(stage, at.size, p == 1 and 1 or k.chunks, p == 1 and 1 or k.streams, ev.copy_engines[prog])
+      for _, b in ipairs(boxes) do
+        b[4] = COLORS[(b[4] - 1) % #COLORS + 1]
+        if p == 1 then b[5] = string.format('%.1f ms', b[2] - b[1]) end -- the stage's recorded time
+      end
+      ends[p] = last
+      panels[p] = {boxes = boxes, half = 0.34, yrange = {0.45, 4.75}, ytics = {{'upload', 3}, {'kernel', 2}, {'download', 1}},
+        marks = {{ev.stages_sum_ms[prog], 'stages\' sum ' .. say(prog, 'stages_sum_ms', '%.1f ms'), 4.4},
+                 {ev.end_to_end_ms[prog], 'measured ' .. say(prog, 'end_to_end_ms', '%.1f ms'), 3.8}}}
+      for _, b in ipairs(boxes) do b[3] = 4 - b[3] end -- uploads on top
+    end
+    panels[1].title = 'naive, one stream: stages in turn'
+    panels[2].title = string.format('optimized, %d chunks, %d streams: %.1f ms', k.chunks, k.streams, ends[2])
+    local key = {}
+    for s = 1, math.min(k.streams, #COLORS) do key[s] = {'stream ' .. s, COLORS[s]} end
+    local svg, drawn = charts.streams(c.nn, panels, 'ms on a model clock (stage times: ' .. at.short:match('^%S+') .. ')', key, 380)
+    drawn.said, drawn.recorded, drawn.gpu = said, all, at.gpu
+    return figure_block(c.nn, 'Chapter ' .. c.number .. ': each program\'s upload, kernel and download of the array on a model clock, ' ..
+      'each stage as long as it took alone on the ' .. at.short .. ' (naive: ' .. say('naive', 'h2d_ms', '%.1f ms') .. ', ' ..
+      say('naive', 'kernel_ms', '%.1f ms') .. ', ' .. say('naive', 'd2h_ms', '%.1f ms') .. '). Naive runs them in turn in one stream: ' ..
+      say('naive', 'stages_sum_ms', '%.1f ms') .. ', the sum of the stages; measured end to end ' .. say('naive', 'end_to_end_ms', '%.1f ms') ..
+      '. Optimized cuts the array into ' .. k.chunks .. ' chunks, round robin over ' .. k.streams .. ' streams (a colour each); with ' ..
+      say('optimized', 'copy_engines', '%.0f') .. ' copy engines one uploads while the SMs compute and another downloads, ' ..
+      'and the model ends at ' .. string.format('%.1f ms', ends[2]) .. ', bound by the uploads in a row; measured end to end ' ..
+      say('optimized', 'end_to_end_ms', '%.1f ms') .. ' against its stages\' sum of ' .. say('optimized', 'stages_sum_ms', '%.1f ms') ..
+      ', the link slower when it carries both directions at once. Computed from the recorded stage times and the knobs (one kernel ' ..
+      'at a time on the SMs, each chunk its share of a stage), not drawn by hand; the dashed lines are the measured times.', svg, drawn)
+  end,
+  ['05'] = function(c)
+    local ev, at, all = one_gpu(c)
+    local k = at.knobs
+    if not (ev and ev.kernel_us and ev.span_us and ev.kernels_at_once and ev.launch__grid_size and ev.launch__block_size and k.kernels and k.streams) then return nil end
+    local said, panels = {}, {}
+    local function say(prog, metric, fmt, scale) return stated(said, at.gpu, prog, metric, ev[metric][prog], fmt, scale) end
+    for p, prog in ipairs({'naive', 'optimized'}) do
+      -- Kernel i of n starts at i * (span - L) / (n - 1): the recorded span, each kernel the
+      -- recorded mean length L, so that the lengths over the span are the recorded kernels at once.
+      local L, span, boxes = ev.kernel_us[prog] / 1e3, ev.span_us[prog] / 1e3, {}
+      for i = 0, k.kernels - 1 do
+        local x0 = i * (span - L) / math.max(k.kernels - 1, 1)
+        boxes[#boxes + 1] = {x0, x0 + L, k.kernels - i, p == 1 and '#d1603d' or '#2a6fb0'}
+      end
+      panels[p] = {boxes = boxes, half = 0.5, yrange = {0.4, k.kernels * 1.22}, ytics = {{'kernel 1', k.kernels}, {'kernel ' .. k.kernels, 1}},
+        title = prog .. (p == 1 and ', one stream: ' or ', ' .. k.streams .. ' streams: ') .. say(prog, 'kernels_at_once', p == 1 and '%.2f' or '%.1f') .. ' kernels at once',
+        marks = {{span, (p == 1 and 'all end at ' or 'all ' .. k.kernels .. ' end at ') .. say(prog, 'span_us', '%.2f ms', 1e-3), k.kernels * 1.12}}}
+    end
+    local blocks, threads = ev.launch__grid_size.naive / k.kernels, ev.launch__block_size.naive / k.kernels
+    local svg, drawn = charts.streams(c.nn, panels, 'ms on a model clock; each kernel ' .. say('naive', 'kernel_us', '%.2f ms', 1e-3) .. ' (' .. at.short:match('^%S+') .. ')', {}, 400)
+    drawn.said, drawn.recorded, drawn.gpu = said, all, at.gpu
+    return figure_block(c.nn, 'Chapter ' .. c.number .. ': the ' .. k.kernels .. ' kernels of each program on a model clock, a row each, ' ..
+      'each kernel ' .. string.format('%g block of %g threads', blocks, threads) .. ' (as profiled) on one SM, as long as the ' ..
+      at.short .. ' recorded it (' .. say('naive', 'kernel_us', '%.2f ms', 1e-3) .. '). Naive launches them into one stream: one after ' ..
+      'another, ' .. say('naive', 'kernels_at_once', '%.2f') .. ' kernels at once, all done at ' .. say('naive', 'span_us', '%.2f ms', 1e-3) ..
+      '. Optimized launches kernel k into stream k of ' .. k.streams .. ': side by side, ' .. say('optimized', 'kernels_at_once', '%.1f') ..
+      ' kernels at once, all done at ' .. say('optimized', 'span_us', '%.2f ms', 1e-3) .. '. Each kernel starts at an even share of the ' ..
+      'recorded span less its length, so that the lengths over the span are the kernels at once the GPU\'s clock recorded; the starts ' ..
+      'are a model, not drawn by hand.', svg, drawn)
   end,
 }
 

@@ -964,8 +964,48 @@ local function store_sectors_diagram(nn, rows)
   return render_chart('ch' .. nn .. '-sectors', script, 110 + 30 * -y, 680), drawn
 end
 
+-- Streams: each program's work on a model clock, a panel per program: a box per operation
+-- ({x0, x1, row, colour, text inside or nil}) in rows named by ytics ({{name, y}}), a dashed line
+-- where a recorded time ends ({x, text, y of the text}: the line up to its text, in an empty row
+-- above the boxes, so that a higher text clears a lower line), a title per panel; all panels
+-- share one time axis, so that their lengths compare.
+local function streams_diagram(nn, panels, xlabel, key, height)
+  local right = 0
+  for _, p in ipairs(panels) do
+    for _, b in ipairs(p.boxes) do right = math.max(right, b[2]) end
+    for _, m in ipairs(p.marks) do right = math.max(right, m[1]) end
+  end
+  right = right * 1.03
+  local gap, drawn = right * 0.0012, {titles = {}}
+  local script = STYLE .. 'set multiplot layout ' .. #panels .. ",1\nset key outside top center horizontal\nset grid noxtics noytics\nset border 1\n" ..
+    string.format("set xrange [0:%.5g]\nset xtics scale 1\nset ytics scale 0 font ',10'\n", right)
+  for k, p in ipairs(panels) do
+    local rows, text = {}, {}
+    for _, b in ipairs(p.boxes) do
+      rows[#rows + 1] = string.format('%.5g %.5g %.3f %d', b[1] + gap, math.max(b[1] + gap, b[2] - gap), b[3], rgb_int(b[4]))
+      if b[5] then text[#text + 1] = string.format("set label %s at %.5g,%.3f center font ',10' tc rgb '#ffffff' front", gq(b[5]), (b[1] + b[2]) / 2, b[3]) end
+    end
+    for _, m in ipairs(p.marks) do
+      local left = m[1] > right / 2 -- the text on the side of the line with room for it
+      text[#text + 1] = string.format("set arrow from %.5g,%.3f to %.5g,%.3f nohead dt 2 lw 1.5 lc rgb '#333333' front", m[1], p.yrange[1], m[1], m[3] + 0.06 * (p.yrange[2] - p.yrange[1]))
+      text[#text + 1] = string.format("set label %s at %.5g,%.3f %s font ',10' front", gq(m[2]), m[1] + (left and -1 or 1) * right * 0.008, m[3], left and 'right' or 'left')
+    end
+    local yt = {}
+    for _, t in ipairs(p.ytics) do yt[#yt + 1] = gq(t[1]) .. ' ' .. t[2] end
+    drawn.titles[k] = p.title
+    script = script .. string.format("set title %s font ',11'\nset yrange [%.3f:%.3f]\nset ytics (%s)\nunset label\nunset arrow\n%s\n",
+        gq(p.title), p.yrange[1], p.yrange[2], table.concat(yt, ', '), table.concat(text, '\n')) ..
+      (k == #panels and 'set xlabel ' .. gq(xlabel) .. '\n' or '') .. (k == 2 and 'unset key\n' or '') ..
+      '$s' .. k .. ' << EOD\n' .. table.concat(rows, '\n') .. '\nEOD\n' ..
+      string.format("plot $s%d using (($1+$2)/2):3:1:2:($3-%.3f):($3+%.3f):4 with boxxyerror fs solid 1.0 noborder lc rgb variable notitle", k, p.half, p.half)
+    for _, e in ipairs(k == 1 and key or {}) do script = script .. ', NaN with boxes lc rgb ' .. gq(e[2]) .. ' title ' .. gq(e[1]) end
+    script = script .. '\n'
+  end
+  return render_chart('ch' .. nn .. '-streams', script .. 'unset multiplot\n', height, 680), drawn
+end
+
 return function(dir, fail_fn)
   CHARTS, fail = dir, fail_fn
   sh('mkdir -p ' .. q(CHARTS))
-  return {chapter = chapter_chart, sweep = sweep_chart, summary = summary_chart, roofline = roofline_chart, own_roofs = own_roofs_chart, sectors = sectors_diagram, banks = banks_diagram, divergence = divergence_diagram, traffic = traffic_diagram, occupancy = occupancy_diagram, timeline = timeline_diagram, localmem = local_diagram, requests = requests_diagram, store_sectors = store_sectors_diagram, flush = flush}
+  return {chapter = chapter_chart, sweep = sweep_chart, summary = summary_chart, roofline = roofline_chart, own_roofs = own_roofs_chart, sectors = sectors_diagram, banks = banks_diagram, divergence = divergence_diagram, traffic = traffic_diagram, occupancy = occupancy_diagram, timeline = timeline_diagram, localmem = local_diagram, requests = requests_diagram, store_sectors = store_sectors_diagram, streams = streams_diagram, flush = flush}
 end

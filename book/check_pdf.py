@@ -426,7 +426,8 @@ def diagram_legible(path, drawn):
     """What keeps a picture of a mechanism from showing its point, read from gnuplot's SVG: a
     sectors picture's float a lane reads narrower than MIN_SLOT units, or a sector line drawn
     through a row's label (a text's box, 0.6 em a character); an occupancy picture whose resident
-    warps are not drawn in the colour of each limit that binds them, as its key says."""
+    warps are not drawn in the colour of each limit that binds them, as its key says; a streams
+    timeline with a text over another or a measured time's dashed line through a text."""
     svg = open(path, encoding="utf-8", errors="replace").read()
     bad = []
     if path.endswith(("-sectors.svg", "-sectors-phone.svg")):
@@ -457,7 +458,33 @@ def diagram_legible(path, drawn):
                 bad.append(f"the key's colour for \"{name} binds\" is not on the curve")
         if len(keyed) != len(binds):
             bad.append(f"the key names {len(keyed)} binding limits, the picture computed {len(binds)}")
+    if path.endswith(("-streams.svg", "-streams-phone.svg")):
+        boxes = label_boxes(path)
+        bad += [f"\"{a[0]}\" overprints \"{b[0]}\"" for i, a in enumerate(boxes) for b in boxes[i + 1:]
+                if a[1] < b[3] - 1 and b[1] < a[3] - 1 and a[2] < b[4] - 1 and b[2] < a[4] - 1]
+        # The dashed lines of the measured times (#333333), each a vertical stroke.
+        lines = [(float(x), min(float(a), float(b)), max(float(a), float(b))) for d in
+                 re.findall(r"<path stroke='rgb\( 51,  51,  51\)' stroke-dasharray='[^']*'\s+d='([^']*)'", svg)
+                 for x, a, x2, b in re.findall(r"M([-\d.]+),([-\d.]+) L([-\d.]+),([-\d.]+)", d) if x == x2]
+        bad += [f"a dashed line runs through \"{t}\"" for t, x0, y0, x1, y1 in boxes
+                if any(x0 < lx < x1 and ly0 < y1 and ly1 > y0 for lx, ly0, ly1 in lines)]
     return bad
+
+
+def restated(f):
+    """What a picture drawn from one GPU's record restates of it (drawn.said: the text as printed,
+    the GPU, program and metric), against that GPU's recorded value at the printed precision."""
+    d = f.get("drawn") or {}
+    rec = {(r["gpu"], r["program"], r["metric"]): r["value"] for r in d.get("recorded", [])}
+    wrong = []
+    for s in d.get("said", []):
+        num = re.match(r"[\d.]+", s["text"]).group(0)
+        v = rec.get((s["gpu"], s["program"], s["metric"]))
+        places = len(num.split(".")[1]) if "." in num else 0
+        if v is None or f"{v * s['scale']:.{places}f}" != num or s["text"] not in f["caption"]:
+            wrong.append(f"{s['program']} {s['metric']} said {s['text']}, recorded "
+                         + ("nothing" if v is None else f"{v:g}") + f" on {s['gpu']}")
+    return d.get("said", []), wrong
 
 
 def diagrams(figures_path):
@@ -473,9 +500,10 @@ def diagrams(figures_path):
     op_st; chapter 22's constant-cache requests per lookup, 1 + sm__idc_divergent_instruction_replays
     / the lookup instructions (the recorded size: n / 32 warps x 32 steps), and its shared-memory
     passes, l1tex__data_pipe_lsu_wavefronts / LDS executed) draws each within half of what every
-    GPU recorded for the same program."""
+    GPU recorded for the same program. On a streams timeline the caption's milliseconds and kernels
+    at once are drawn too, and the figures it restates are what the GPU it is drawn from recorded."""
     figs = [f for f in json.load(open(figures_path, encoding="utf-8"))
-            if re.search(r"-(sectors|banks|divergence|traffic|occupancy|timeline|local|requests)\.svg$", f["svg"])]
+            if re.search(r"-(sectors|banks|divergence|traffic|occupancy|timeline|local|requests|streams)\.svg$", f["svg"])]
     check(len(figs) >= 6, f"the book has pictures of a mechanism computed from the code ({len(figs)})")
     part = {l.split("\t")[0]: l.split("\t")[2] for l in open("book/chapters.tsv", encoding="utf-8")
             if re.match(r"\d\d\t", l)}
@@ -487,16 +515,16 @@ def diagrams(figures_path):
             if os.path.isfile(edition):
                 bad = diagram_legible(edition, f.get("drawn", {}))
                 check(not bad, f"{f['label']} ({os.path.basename(edition)}): what it teaches is legible: a float a lane "
-                      f"reads at least {MIN_SLOT:g} units wide, no line through a label, the limit that binds in its own "
-                      "colour" + (f"; {bad[:3]}" if bad else ""))
+                      f"reads at least {MIN_SLOT:g} units wide, no line through a label, no label over another, the limit "
+                      "that binds in its own colour" + (f"; {bad[:3]}" if bad else ""))
         drawn = svg_text(f["svg"])
-        said = re.findall(r"(\d+) sectors|(\d+)-way|(\d+) passes for 2 warps|(\d+) bytes|(\d+) warps|(\d+) times in 3|"
-                          r"(\d+ registers(?:, \d+ warps| \+ \d+ B local))|\b(\d+ requests?)\b|memory in (\d+ pass(?:es)?)\b", f["caption"])
-        shown = [f"{a} sectors" if a else f"{b}-way" if b else f"{c} passes for 2 warps" if c else
-                 f"{d} bytes" if d else f"{e} warps" if e else f"{g} times in 3" if g else h or i or j
-                 for a, b, c, d, e, g, h, i, j in said]
+        said = [m.group(1) or m.group(0) for m in re.finditer(
+            r"\d+ sectors|\d+-way|\d+ passes for 2 warps|\d+ bytes|\d+ registers(?:, \d+ warps| \+ \d+ B local)|\d+ warps|"
+            r"\d+ times in 3|\b\d+ requests?\b|memory in (\d+ pass(?:es)?)\b|\d+\.\d+ ms|\d+(?:\.\d+)? kernels at once",
+            f["caption"])]
+        shown = said
         missing = [x for x in shown if x not in drawn]
-        check(said and not missing, f"{f['label']}: the numbers its caption gives ({', '.join(shown)}) "
+        check(shown and not missing, f"{f['label']}: the numbers its caption gives ({', '.join(shown)}) "
               f"are the ones its chart draws" + (f"; not drawn: {missing}" if missing else ""))
         drawn_ = f.get("drawn", {})
         marks, rec = drawn_.get("marks", []), drawn_.get("recorded", [])
@@ -538,6 +566,10 @@ def diagrams(figures_path):
             what = sorted({r["what"] for r in per})
             check(per and not wrong, f"{f['label']}: its {', '.join(what)} are within half of what each GPU recorded "
                   f"({len(per)} recorded)" + (f"; differ: {wrong[:4]}" if wrong else ""))
+        if "streams" in f["svg"]:
+            said, wrong = restated(f)
+            check(said and not wrong, f"{f['label']}: the recorded figures its caption restates ({len(said)}) are "
+                  f"what {(f.get('drawn') or {}).get('gpu')} recorded" + (f"; differ: {wrong[:4]}" if wrong else ""))
     return 1 if check_book.failed else 0
 
 
