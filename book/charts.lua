@@ -868,7 +868,7 @@ local function local_diagram(nn, panels)
   for k, p in ipairs(panels) do
     local boxes, labels, widest = {}, {}, 0
     for i, r in ipairs(p[2]) do
-      local y = 1.4 * (#p[2] - i) + 1 -- the first row on top, its text above its bars
+      local y = 1.8 * (#p[2] - i) + 1 -- the first row on top, its text above its bars, clear of them
       for b, bar in ipairs(r[2]) do
         local x, yb, h = 0, y - 0.2 * (b - 1), #r[2] > 1 and 0.15 or 0.3
         for _, seg in ipairs(bar) do
@@ -878,14 +878,14 @@ local function local_diagram(nn, panels)
         end
         widest = math.max(widest, x)
       end
-      labels[#labels + 1] = string.format("set label %s at first 0,%.2f left font ',11' tc rgb '#333333'", gq(r[1]), y + 0.42)
+      labels[#labels + 1] = string.format("set label %s at first 0,%.2f left font ',11' tc rgb '#333333'", gq(r[1]), y + 0.7)
     end
     script = script .. string.format("set title %s font ',11'\nunset label\nset xrange [0:%.4g]\nset yrange [0.4:%.2f]\n",
-        gq(p[1]), widest * 1.04 + 1e-9, 1.4 * (#p[2] - 1) + 1.75) .. table.concat(labels, '\n') .. '\n' ..
+        gq(p[1]), widest * 1.04 + 1e-9, 1.8 * (#p[2] - 1) + 2.05) .. table.concat(labels, '\n') .. '\n' ..
       '$l' .. k .. ' << EOD\n' .. (#boxes > 0 and table.concat(boxes, '\n') or '0 0 0 0 0') .. '\nEOD\n' ..
       "plot $l" .. k .. " using (($1+$2)/2):(($3+$4)/2):1:2:3:4:5 with boxxyerror fs solid 1.0 noborder lc rgb variable notitle\n"
   end
-  return render_chart('ch' .. nn .. '-local', script .. 'unset multiplot\n', 130 * #panels + 10, 680, nil, 150 * #panels + 10)
+  return render_chart('ch' .. nn .. '-local', script .. 'unset multiplot\n', 160 * #panels + 10, 680, nil, 180 * #panels + 10)
 end
 
 -- Requests: which lanes of one warp each request (or pass) serves, a panel per program and
