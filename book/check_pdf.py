@@ -393,9 +393,10 @@ def label_boxes(svg_path):
     for x, y, rot, size, anchor, text in LABEL.findall(open(svg_path, encoding="utf-8").read()):
         x, y, size, w = float(x), float(y), float(size), 0.6 * float(size) * len(html.unescape(text))
         start = x - w if anchor == "end" else x - w / 2 if anchor == "middle" else x
-        if rot:
-            a = math.radians(float(rot))
-            xs, ys = [start, start + w * math.cos(a)], [y, y + w * math.sin(a)]
+        if rot:  # the anchor's offset, too, runs along the slanted line
+            a, off = math.radians(float(rot)), start - x
+            xs = [x + off * math.cos(a), x + (off + w) * math.cos(a)]
+            ys = [y + off * math.sin(a), y + (off + w) * math.sin(a)]
             out.append((text, min(xs), min(ys) - size * 0.8, max(xs), max(ys)))
         else:
             out.append((text, start, y - size * 0.8, start + w, y))
@@ -457,6 +458,12 @@ def diagram_legible(path, drawn):
                 bad.append(f"the key's colour for \"{name} binds\" is not on the curve")
         if len(keyed) != len(binds):
             bad.append(f"the key names {len(keyed)} binding limits, the picture computed {len(binds)}")
+    if path.endswith(("-inflight.svg", "-inflight-phone.svg")):
+        width = float(re.search(r'<svg[^>]*\swidth="([\d.]+)', svg).group(1))
+        boxes = label_boxes(path)
+        bad += [f"\"{a[0]}\" overlaps \"{b[0]}\"" for i, a in enumerate(boxes) for b in boxes[i + 1:]
+                if a[1] < b[3] - 1 and b[1] < a[3] - 1 and a[2] < b[4] - 1 and b[2] < a[4] - 1]
+        bad += [f"\"{b[0]}\" runs off the canvas" for b in boxes if b[1] < 0 or b[3] > width]
     return bad
 
 
@@ -468,7 +475,7 @@ def diagrams(figures_path):
     chart shows, and the occupancy picture's warps are what the occupancy API returned on each GPU
     for the same block size."""
     figs = [f for f in json.load(open(figures_path, encoding="utf-8"))
-            if re.search(r"-(sectors|banks|divergence|traffic|occupancy|timeline)\.svg$", f["svg"])]
+            if re.search(r"-(sectors|banks|divergence|traffic|occupancy|timeline|inflight)\.svg$", f["svg"])]
     check(len(figs) >= 6, f"the book has pictures of a mechanism computed from the code ({len(figs)})")
     part = {l.split("\t")[0]: l.split("\t")[2] for l in open("book/chapters.tsv", encoding="utf-8")
             if re.match(r"\d\d\t", l)}
@@ -486,6 +493,9 @@ def diagrams(figures_path):
         said = re.findall(r"(\d+) sectors|(\d+)-way|(\d+) passes for 2 warps|(\d+) bytes|(\d+) warps|(\d+) times in 3", f["caption"])
         shown = [f"{a} sectors" if a else f"{b}-way" if b else f"{c} passes for 2 warps" if c else
                  f"{d} bytes" if d else f"{e} warps" if e else f"{g} times in 3" for a, b, c, d, e, g in said]
+        if f["svg"].endswith("-inflight.svg"):  # bytes in flight: its KB and the latency, in ns
+            shown += [f"{k} KB" for k in re.findall(r"(\d+(?:\.\d+)?) KB", f["caption"])]
+            shown += [f"{n} ns" for n in re.findall(r"(\d+) ns", f["caption"])]
         missing = [x for x in shown if x not in drawn]
         check(said and not missing, f"{f['label']}: the numbers its caption gives ({', '.join(shown)}) "
               f"are the ones its chart draws" + (f"; not drawn: {missing}" if missing else ""))
@@ -497,6 +507,20 @@ def diagrams(figures_path):
             same = [r for r in rec if r["block"] in marks]
             check(same and not wrong, f"{f['label']}: the resident warps it draws are what the occupancy API returned "
                   f"({len(same)} recorded)" + (f"; differ: {wrong[:4]}" if wrong else ""))
+        inflight = {p["name"]: p for p in f.get("drawn", {}).get("programs", [])} if f["svg"].endswith("-inflight.svg") else {}
+        if inflight:  # bytes in flight: the warps, bytes per load and loads it draws, as each GPU recorded them
+            def off(drawn, seen):
+                return abs(drawn - seen) > 0.05 * drawn
+            rec = f["drawn"].get("evidence", [])
+            wrong = [f"{r['gpu']} {r['program']}: recorded {r['warps']:.1f} warps, {r['width']:.1f} B a load, "
+                     f"{r.get('loads')} loads; drawn {p['warps']}, {p['width']}, {p['loads']}"
+                     for r in rec for p in [inflight.get(r["program"])]
+                     if not p or off(p["warps"], r["warps"]) or off(p["width"], r["width"])
+                     or (r.get("loads") is not None and r["loads"] != p["loads"])]
+            wrong += [f"{p['name']}: {p['bytes']} bytes drawn, not {p['warps']} x 32 x {p['width']} x {p['loads']}"
+                      for p in inflight.values() if p["bytes"] != p["warps"] * 32 * p["width"] * p["loads"]]
+            check(rec and not wrong, f"{f['label']}: the warps, bytes per load and loads in flight it draws are what each "
+                  f"GPU recorded (warps active within 5%, {len(rec)} recorded)" + (f"; differ: {wrong[:4]}" if wrong else ""))
     return 1 if check_book.failed else 0
 
 
