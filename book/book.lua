@@ -719,6 +719,71 @@ local function pipeline_model(stage_ms, n, chunks, streams, engines)
   return boxes, last
 end
 
+-- Bytes in flight per SM (Little's law) for chapters 06 and 07: each program's loads in flight per
+-- SM (resident warps x 32 threads x bytes per load x loads in flight per thread) against the share
+-- of the copy roof it reached, its sweep rows as points, and the bytes the roof needs per SM (its
+-- reads per SM per ns x the latency L(gpu) the chapter records or states). warps: a program runs
+-- the warps knob if its recorded occupancy (ncu's warps active, of the SM's maximum) is the
+-- default knob's, else the warps recorded; loads(ev, prog, knobs) and width(ev, prog), the loads
+-- in flight per thread and the bytes per thread-load, read the chapter's evidence.
+local function knob_table(s)
+  local t = {}
+  for k, v in (s or ''):gmatch('([%w_-]+)=([^;]+)') do t[k] = tonumber(v) or v end
+  return t
+end
+-- How the bytes a program keeps in flight stand to the bytes each GPU's roof needs, in words.
+local function beside(p, needs, ours)
+  local over, under = 0, 0
+  for _, n in ipairs(needs) do if p.bytes >= n.bytes then over = over + 1 else under = under + 1 end end
+  if ours then return under == 0 and 'more than that' or over == 0 and 'less than that' or 'between the two' end
+  return under == 0 and 'less than' or over == 0 and 'more than' or 'about'
+end
+local function inflight(c, o)
+  local rules = OCCUPANCY[((DATA.gpus[1] or {}).cc or {})[1] or '']
+  if not rules then return nil end
+  local gpus, ev, evidence = {}, {}, {}
+  for _, e in ipairs(c.evidence or {}) do
+    ev[e.gpu] = {size = e.size}
+    for _, m in ipairs(e.metrics) do ev[e.gpu][m.metric] = m.values end
+  end
+  for _, r in ipairs(c.results) do
+    local g, e = nil, ev[r.gpu]
+    for _, d in ipairs(DATA.gpus) do if d.slug == r.gpu then g = d end end
+    local occ = e and e['sm__warps_active.avg.pct_of_peak_sustained_active']
+    if not (g and occ) then return nil end
+    local K, sms = knob_table(r.knobs), g.sms[1]
+    local function bytes(prog, knobs)
+      local seen = occ[prog] * rules.warps / 100
+      local w = math.abs(seen - K[o.warps]) <= 0.1 * K[o.warps] and knobs[o.warps] or math.floor(seen + 0.5)
+      local l, b = math.floor(o.loads(e, prog, knobs, K) + 0.5), math.floor(o.width(e, prog) + 0.5)
+      return w * 32 * b * l, {warps = w, loads = l, width = b}
+    end
+    local G = {gpu = r.gpu, short = g.short:match('^%S+'), points = {}, programs = {}}
+    for _, row in ipairs(r.rows) do
+      local b, how = bytes(row.variant, K)
+      how.name, how.bytes, how.rate, how.roof = row.variant, b, row.rate, row.roof
+      G.programs[#G.programs + 1] = how
+      -- What the GPU recorded, for check_pdf.py diagrams: its warps active, its loads per trip, its bytes per thread-load.
+      evidence[#evidence + 1] = {gpu = r.gpu, program = row.variant, warps = occ[row.variant] * rules.warps / 100,
+        loads = e['LDG.E.128'] and e['LDG.E.128'][row.variant], width = o.width(e, row.variant)}
+      G.points[#G.points + 1] = {b, row.pct_roof, row.variant, true}
+      if row.variant == 'optimized' then G.per_ns = row.roof / 2 / sms; G.latency = o.latency(b, row.rate / 2 / sms) end
+    end
+    for _, s in ipairs(c.sweeps or {}) do
+      for _, row in ipairs(s.gpu == r.gpu and s.rows or {}) do
+        G.points[#G.points + 1] = {(bytes(row.variant, knob_table(row.knobs))), row.pct_roof, row.variant, false}
+      end
+    end
+    if not (G.latency and #G.programs == 2) then return nil end
+    G.need = G.per_ns * G.latency
+    gpus[#gpus + 1] = G
+  end
+  if #gpus == 0 then return nil end
+  local svg, drawn = charts.inflight(c.nn, gpus)
+  drawn.evidence, drawn.max_warps = evidence, rules.warps
+  return svg, drawn
+end
+
 local DIAGRAMS = {
   ['36'] = function(c)
     local waits_for, progs = {}, {}
@@ -1136,6 +1201,49 @@ local DIAGRAMS = {
       ' kernels at once, all done at ' .. say('optimized', 'span_us', '%.2f ms', 1e-3) .. '. Each kernel starts at an even share of the ' ..
       'recorded span less its length, so that the lengths over the span are the kernels at once the GPU\'s clock recorded; the starts ' ..
       'are a model, not drawn by hand.', svg, drawn)
+  end,
+  ['06'] = function(c)
+    -- One 4-byte float per thread-load (the DRAM bytes read per element), one load in flight per
+    -- thread (the kernel's pointers may alias: its loads wait on its stores); the latency is the
+    -- full launch's, Little's law run backwards from its rate.
+    local svg, drawn = inflight(c, {warps = 'warps-per-sm',
+      loads = function() return 1 end,
+      width = function(e, prog) return e['dram__bytes_read.sum'][prog] / e.size end,
+      latency = function(bytes, per_ns) return bytes / per_ns end})
+    if not svg then return nil end
+    local p, n = drawn.programs, drawn.needs
+    local function each(f) local t = {}; for k, x in ipairs(n) do t[k] = f(x) .. ' on the ' .. x.gpu end; return words(t) end
+    return figure_block(c.nn, 'Chapter ' .. c.number .. ': the bytes of loads each SM keeps in flight (resident warps × 32 threads × ' ..
+      'bytes per load × loads in flight per thread) against the share of the copy roof each launch reached, on each GPU: naive ' ..
+      p[1].warps .. ' warps (' .. p[1].kb .. '), optimized ' .. p[2].warps .. ' warps (' .. p[2].kb .. '), the small points the sweep ' ..
+      'of `--warps-per-sm`. By Little\'s law the roof needs its reads per SM per nanosecond × the latency; at the latency the ' ..
+      'optimized launch saw (' .. each(function(x) return x.ns end) .. ') that is ' .. each(function(x) return x.kb end) ..
+      ' per SM, ' .. beside(p[2], n) .. ' the ' .. p[2].kb .. ' that the optimized launch\'s ' .. p[2].warps .. ' warps' ..
+      (p[2].warps == drawn.max_warps and ', all an SM holds,' or '') .. ' keep in flight with one load each. Computed from the results ' ..
+      'rows, the copy roofs and the recorded occupancy, not drawn by hand; the book\'s check compares the warps and bytes with ' ..
+      'what each GPU recorded.', svg, drawn)
+  end,
+  ['07'] = function(c)
+    -- 16 bytes per thread-load (the array's bytes over the warp-level loads, per thread), the
+    -- loads per trip in the kernel's code (the ilp knob's, for a program whose count is the
+    -- default knob's); the latency is the one the chapter's prediction states.
+    local us = tonumber(((c.prediction or {}).because or ''):match('latency %(([%d.]+) us%)') or '')
+    if not us then return nil end
+    local svg, drawn = inflight(c, {warps = 'warps',
+      loads = function(e, prog, knobs, K) local l = e['LDG.E.128'][prog]; return l == K.ilp and knobs.ilp or l end,
+      width = function(e, prog) return 4 * e.size / e['smsp__inst_executed_op_global_ld.sum'][prog] / 32 end,
+      latency = function() return us * 1000 end})
+    if not svg then return nil end
+    local p, n = drawn.programs, drawn.needs
+    local function each(f) local t = {}; for k, x in ipairs(n) do t[k] = f(x) .. ' on the ' .. x.gpu end; return words(t) end
+    return figure_block(c.nn, 'Chapter ' .. c.number .. ': the bytes of loads each SM keeps in flight (resident warps × 32 threads × ' ..
+      'bytes per load × loads in flight per thread) against the share of the copy roof each launch reached, on each GPU: naive ' ..
+      p[1].warps .. ' warps × ' .. p[1].loads .. ' load (' .. p[1].kb .. '), optimized ' .. p[2].warps .. ' warps × ' .. p[2].loads ..
+      ' loads (' .. p[2].kb .. '), the small points the sweep of `--warps` and `--ilp`. By Little\'s law the roof needs its reads per SM ' ..
+      'per nanosecond × the latency; at the ' .. n[1].ns .. ' the prediction assumed that is ' .. each(function(x) return x.kb end) ..
+      ' per SM: the naive copy holds ' .. beside(p[1], n, true) .. ', the optimized ' .. beside(p[2], n, true) .. ', at the same occupancy. Computed from the results rows, the copy ' ..
+      'roofs and the recorded occupancy and loads, not drawn by hand; the book\'s check compares the warps, loads and bytes ' ..
+      'with what each GPU recorded.', svg, drawn)
   end,
 }
 

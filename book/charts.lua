@@ -1004,8 +1004,61 @@ local function streams_diagram(nn, panels, xlabel, key, height)
   return render_chart('ch' .. nn .. '-streams', script .. 'unset multiplot\n', height, 680), drawn
 end
 
+-- Bytes in flight (Little's law): each GPU's programs and sweep rows at the bytes of loads they keep
+-- in flight per SM (log scale) against the share of the copy roof they reached, and the bytes the
+-- roof needs per SM at the chapter's latency a dashed line in the GPU's colour. gpus is
+-- {{short, need, latency, programs = {{name, warps, loads, width, bytes}}, points = {{bytes, pct,
+-- program, default}}}} as book.lua computed them. Programs are told apart by fill (naive hollow,
+-- optimized filled, other launches small), GPUs by colour and marker.
+local function kib(b) return b >= 1024 and (ftoa(b / 1024, 1):gsub('%.0$', '') .. ' KB') or (ftoa(b, 0) .. ' B') end
+local function inflight_diagram(nn, gpus)
+  local data, plot, arrows, lo, hi = {}, {}, {}, math.huge, 0
+  local drawn = {needs = {}, programs = {}}
+  for gi, g in ipairs(gpus) do
+    local sets = {{}, {}, {}}
+    for _, p in ipairs(g.points) do
+      local k = not p[4] and 3 or (p[3] == 'naive' and 1 or 2)
+      sets[k][#sets[k] + 1] = string.format('%.6g %.6g', p[1], p[2])
+      lo, hi = math.min(lo, p[1]), math.max(hi, p[1])
+    end
+    lo, hi = math.min(lo, g.need), math.max(hi, g.need)
+    for k, pts in ipairs(sets) do
+      data[#data + 1] = string.format('$p%d%d << EOD\n%s\nEOD', gi, k, #pts > 0 and table.concat(pts, '\n') or 'NaN NaN')
+      plot[#plot + 1] = string.format("$p%d%d using 1:2 with points pt %d ps %.1f lw 1.5 lc rgb %s notitle", gi, k,
+        k == 1 and gpu_marker(gi) - 1 or gpu_marker(gi), k == 3 and 0.6 or 1.5, gq(gpu_color(gi)))
+    end
+    local need = {gpu = g.short, kb = kib(g.need), ns = ftoa(g.latency, 0) .. ' ns', bytes = g.need}
+    drawn.needs[#drawn.needs + 1] = need
+    arrows[#arrows + 1] = string.format("set arrow from %.6g,0 to %.6g,100 nohead dt 2 lw 2 lc rgb %s back", g.need, g.need, gq(gpu_color(gi)))
+    plot[#plot + 1] = string.format("keyentry with linespoints dt 2 lw 2 pt %d lc rgb %s title %s", gpu_marker(gi), gq(gpu_color(gi)),
+      gq(string.format('%s: the roof needs %s at %s', g.short, need.kb, need.ns)))
+  end
+  for k, p in ipairs(gpus[1].programs) do
+    local text = string.format('%s: %d warps × 32 × %d B × %d = %s', p.name, p.warps, p.width, p.loads, kib(p.bytes))
+    drawn.programs[k] = {name = p.name, warps = p.warps, loads = p.loads, width = p.width, kb = kib(p.bytes), bytes = p.bytes}
+    plot[#plot + 1] = string.format("keyentry with points pt %d ps 1.5 lw 1.5 lc rgb '#333333' title %s", p.name == 'naive' and 6 or 7, gq(text))
+  end
+  plot[#plot + 1] = "keyentry with points pt 7 ps 0.6 lc rgb '#333333' title 'other launches (sweep rows)'"
+  -- Ticks at powers of two, every other one on a phone, where five labels fill the axis.
+  local x0, x1 = 2 ^ math.floor(math.log(lo, 2) - 0.5), 2 ^ math.ceil(math.log(hi, 2) + 0.5)
+  local function script(every)
+    local t, i = {}, 0
+    local b = x0
+    while b <= x1 do
+      if i % every == 0 then t[#t + 1] = gq(kib(b)) .. ' ' .. b end
+      b, i = b * 2, i + 1
+    end
+    return STYLE .. 'set key outside top center vertical reverse Left\n' .. -- one title a line: horizontal, gnuplot cannot fit them on a phone
+      string.format("set logscale x 2\nset xrange [%.6g:%.6g]\nset yrange [0:105]\nset xtics scale 1 (%s)\nset ytics 0,20,100\n", x0, x1, table.concat(t, ', ')) ..
+      "set xlabel 'bytes of loads in flight per SM (log scale)'\nset ylabel '% of the copy roof'\n" ..
+      "set arrow from graph 0, first 100 to graph 1, first 100 nohead lw 1 lc rgb '#999999' back\n" ..
+      table.concat(arrows, '\n') .. '\n' .. table.concat(data, '\n') .. '\nplot ' .. table.concat(plot, ', \\\n     ') .. '\n'
+  end
+  return render_chart('ch' .. nn .. '-inflight', script(1), 400, 680, script(2), 520), drawn
+end
+
 return function(dir, fail_fn)
   CHARTS, fail = dir, fail_fn
   sh('mkdir -p ' .. q(CHARTS))
-  return {chapter = chapter_chart, sweep = sweep_chart, summary = summary_chart, roofline = roofline_chart, own_roofs = own_roofs_chart, sectors = sectors_diagram, banks = banks_diagram, divergence = divergence_diagram, traffic = traffic_diagram, occupancy = occupancy_diagram, timeline = timeline_diagram, localmem = local_diagram, requests = requests_diagram, store_sectors = store_sectors_diagram, streams = streams_diagram, flush = flush}
+  return {chapter = chapter_chart, sweep = sweep_chart, summary = summary_chart, roofline = roofline_chart, own_roofs = own_roofs_chart, sectors = sectors_diagram, banks = banks_diagram, divergence = divergence_diagram, traffic = traffic_diagram, occupancy = occupancy_diagram, timeline = timeline_diagram, localmem = local_diagram, requests = requests_diagram, store_sectors = store_sectors_diagram, streams = streams_diagram, inflight = inflight_diagram, flush = flush}
 end

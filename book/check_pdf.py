@@ -393,9 +393,10 @@ def label_boxes(svg_path):
     for x, y, rot, size, anchor, text in LABEL.findall(open(svg_path, encoding="utf-8").read()):
         x, y, size, w = float(x), float(y), float(size), 0.6 * float(size) * len(html.unescape(text))
         start = x - w if anchor == "end" else x - w / 2 if anchor == "middle" else x
-        if rot:
-            a = math.radians(float(rot))
-            xs, ys = [start, start + w * math.cos(a)], [y, y + w * math.sin(a)]
+        if rot:  # the anchor's offset, too, runs along the slanted line
+            a, off = math.radians(float(rot)), start - x
+            xs = [x + off * math.cos(a), x + (off + w) * math.cos(a)]
+            ys = [y + off * math.sin(a), y + (off + w) * math.sin(a)]
             out.append((text, min(xs), min(ys) - size * 0.8, max(xs), max(ys)))
         else:
             out.append((text, start, y - size * 0.8, start + w, y))
@@ -468,6 +469,12 @@ def diagram_legible(path, drawn):
                  for x, a, x2, b in re.findall(r"M([-\d.]+),([-\d.]+) L([-\d.]+),([-\d.]+)", d) if x == x2]
         bad += [f"a dashed line runs through \"{t}\"" for t, x0, y0, x1, y1 in boxes
                 if any(x0 < lx < x1 and ly0 < y1 and ly1 > y0 for lx, ly0, ly1 in lines)]
+    if path.endswith(("-inflight.svg", "-inflight-phone.svg")):
+        width = float(re.search(r'<svg[^>]*\swidth="([\d.]+)', svg).group(1))
+        boxes = label_boxes(path)
+        bad += [f"\"{a[0]}\" overlaps \"{b[0]}\"" for i, a in enumerate(boxes) for b in boxes[i + 1:]
+                if a[1] < b[3] - 1 and b[1] < a[3] - 1 and a[2] < b[4] - 1 and b[2] < a[4] - 1]
+        bad += [f"\"{b[0]}\" runs off the canvas" for b in boxes if b[1] < 0 or b[3] > width]
     return bad
 
 
@@ -503,7 +510,7 @@ def diagrams(figures_path):
     GPU recorded for the same program. On a streams timeline the caption's milliseconds and kernels
     at once are drawn too, and the figures it restates are what the GPU it is drawn from recorded."""
     figs = [f for f in json.load(open(figures_path, encoding="utf-8"))
-            if re.search(r"-(sectors|banks|divergence|traffic|occupancy|timeline|local|requests|streams)\.svg$", f["svg"])]
+            if re.search(r"-(sectors|banks|divergence|traffic|occupancy|timeline|local|requests|streams|inflight)\.svg$", f["svg"])]
     check(len(figs) >= 6, f"the book has pictures of a mechanism computed from the code ({len(figs)})")
     part = {l.split("\t")[0]: l.split("\t")[2] for l in open("book/chapters.tsv", encoding="utf-8")
             if re.match(r"\d\d\t", l)}
@@ -523,6 +530,9 @@ def diagrams(figures_path):
             r"\d+ times in 3|\b\d+ requests?\b|memory in (\d+ pass(?:es)?)\b|\d+\.\d+ ms|\d+(?:\.\d+)? kernels at once",
             f["caption"])]
         shown = said
+        if f["svg"].endswith("-inflight.svg"):  # bytes in flight: its KB and the latency, in ns
+            shown += [f"{k} KB" for k in re.findall(r"(\d+(?:\.\d+)?) KB", f["caption"])]
+            shown += [f"{n} ns" for n in re.findall(r"(\d+) ns", f["caption"])]
         missing = [x for x in shown if x not in drawn]
         check(shown and not missing, f"{f['label']}: the numbers its caption gives ({', '.join(shown)}) "
               f"are the ones its chart draws" + (f"; not drawn: {missing}" if missing else ""))
@@ -570,6 +580,20 @@ def diagrams(figures_path):
             said, wrong = restated(f)
             check(said and not wrong, f"{f['label']}: the recorded figures its caption restates ({len(said)}) are "
                   f"what {(f.get('drawn') or {}).get('gpu')} recorded" + (f"; differ: {wrong[:4]}" if wrong else ""))
+        inflight = {p["name"]: p for p in f.get("drawn", {}).get("programs", [])} if f["svg"].endswith("-inflight.svg") else {}
+        if inflight:  # bytes in flight: the warps, bytes per load and loads it draws, as each GPU recorded them
+            def off(drawn, seen):
+                return abs(drawn - seen) > 0.05 * drawn
+            rec = f["drawn"].get("evidence", [])
+            wrong = [f"{r['gpu']} {r['program']}: recorded {r['warps']:.1f} warps, {r['width']:.1f} B a load, "
+                     f"{r.get('loads')} loads; drawn {p['warps']}, {p['width']}, {p['loads']}"
+                     for r in rec for p in [inflight.get(r["program"])]
+                     if not p or off(p["warps"], r["warps"]) or off(p["width"], r["width"])
+                     or (r.get("loads") is not None and r["loads"] != p["loads"])]
+            wrong += [f"{p['name']}: {p['bytes']} bytes drawn, not {p['warps']} x 32 x {p['width']} x {p['loads']}"
+                      for p in inflight.values() if p["bytes"] != p["warps"] * 32 * p["width"] * p["loads"]]
+            check(rec and not wrong, f"{f['label']}: the warps, bytes per load and loads in flight it draws are what each "
+                  f"GPU recorded (warps active within 5%, {len(rec)} recorded)" + (f"; differ: {wrong[:4]}" if wrong else ""))
     return 1 if check_book.failed else 0
 
 
