@@ -561,53 +561,30 @@ units = function(inl0)
   return changed and out or nil
 end
 
--- Pictures of the mechanism a chapter teaches, computed by charts.lua from the chapter's own
--- indexing (its stride knob, its tile declarations); each goes before the chapter's first listing.
--- The lanes of warps 0 and 1 on each side of a kernel's "if (COND == 0)" branch, COND evaluated
--- for each thread from the listing's own text (threadIdx.x, warpSize, and a local "warp" or
--- "lane" it defines from them; C's integer / becomes Lua's //).
-local function branch_sides(code)
-  local cond = code:match('if%s*%(([^()]-)%s*==%s*0%)')
-  if not cond then return nil end
-  local function lua(e) return (e:gsub('threadIdx%.x', 't'):gsub('warpSize', '32'):gsub('/', '//')) end
-  local defs = {}
-  for name, e in code:gmatch('int%s+(%a+)%s*=%s*([^,;]+)') do defs[name] = lua(e) end
-  for name, e in code:gmatch(',%s*(%a+)%s*=%s*([^,;]+);') do defs[name] = lua(e) end
-  local warps = {}
-  for w = 0, 1 do
-    local sides = {['if'] = {}, ['else'] = {}}
-    for lane = 0, 31 do
-      local env = {t = w * 32 + lane}
-      for name, e in pairs(defs) do
-        local f = load('return ' .. e, 'def', 't', env)
-        local ok, v = pcall(f or function() end)
-        if ok and v then env[name] = v end
-      end
-      local f = load('return ' .. lua(cond), 'cond', 't', env)
-      local ok, v = pcall(f or function() end)
-      if not ok or v == nil then return nil end
-      table.insert(v == 0 and sides['if'] or sides['else'], lane)
-    end
-    warps[#warps + 1] = sides
-  end
-  return warps
-end
-
--- The global reads and writes of each kernel a listing defines, counted from its text: an array
--- indexed by [i] on the left of "=" is written, anywhere else read; load_quad / store_quad (a
--- thread's four floats, one 16-byte access) read or write one float per element.
-local function kernel_traffic(code)
-  local out = {}
-  for name, body in code:gmatch('__global__%s+void%s+([%w_]+)%s*(%b()%s*%b{})') do
-    local reads, writes = 0, 0
-    for lhs, eq in body:gmatch('[%w_]+%[i%]()%s*(=?=?)') do
-      if eq == '=' then writes = writes + 1 else reads = reads + 1 end
-    end
-    for _ in body:gmatch('load_quad%s*%(') do reads = reads + 1 end
-    for _ in body:gmatch('store_quad%s*%(') do writes = writes + 1 end
-    out[#out + 1] = {name, reads, writes}
+-- Pictures of the mechanism a chapter teaches, computed by charts.lua from what the chapter's
+-- programs recorded (knobs, sizes, ptxas and ncu figures) and the programs' own arithmetic; each
+-- goes before the chapter's first listing.
+-- Each GPU's record ({gpu, size, m = {metric -> {program -> value}}}), the results' first GPU first.
+local function records(c)
+  local out, first = {}, (c.results[1] or {}).gpu
+  for _, e in ipairs(c.evidence or {}) do
+    local m = {}
+    for _, x in ipairs(e.metrics) do m[x.metric] = x.values end
+    table.insert(out, e.gpu == first and 1 or #out + 1, {gpu = e.gpu, size = e.size, m = m})
   end
   return out
+end
+-- What every GPU recorded beside a figure a picture draws, for check_pdf.py diagrams (drawn's
+-- per_request, each within half): drawn is {{program, value}}, f(m, size, program) the recorded
+-- figure; a counter a GPU lacks is recorded as nothing, which the check reports.
+local function against(list, recs, what, drawn, f)
+  for _, r in ipairs(recs) do
+    for _, d in ipairs(drawn) do
+      local ok, v = pcall(f, r.m, r.size, d[1])
+      if not (ok and type(v) == 'number' and math.abs(v) < math.huge) then v = nil end -- nil or NaN: not recorded
+      list[#list + 1] = {gpu = r.gpu, program = d[1], what = what, drawn = d[2], recorded = v}
+    end
+  end
 end
 
 -- The occupancy rules of a compute capability (the CUDA occupancy calculator's): per SM at most
@@ -811,17 +788,34 @@ local DIAGRAMS = {
       '), not drawn by hand; the lengths are a model, the measured times are in the tables.', svg, drawn)
   end,
   ['01'] = function(c)
-    local progs = {}
-    for _, b in ipairs(c.blocks) do
-      if b.kind == 'listing' and b.marker == 'kernel' then progs[#progs + 1] = {b.file:gsub('%.cu$', ''), kernel_traffic(b.code)} end
+    -- The DRAM bytes per element ncu recorded (dram__bytes_read.sum and _write.sum over the size),
+    -- split over the program's kernels: one 16-byte load each in its SASS (LDG.E.128).
+    local recs, progs = records(c), {}
+    local r = recs[1]
+    if not r then return nil end
+    for _, prog in ipairs({'naive', 'optimized'}) do
+      local rd, wr, k = r.m['dram__bytes_read.sum'], r.m['dram__bytes_write.sum'], r.m['LDG.E.128']
+      if not (rd and wr and k and rd[prog] and wr[prog] and (k[prog] or 0) > 0) then return nil end
+      local kernels = {}
+      for n = 1, k[prog] do
+        kernels[n] = {'kernel ' .. n, math.floor(rd[prog] / r.size / k[prog] + 0.5), math.floor(wr[prog] / r.size / k[prog] + 0.5)}
+      end
+      progs[#progs + 1] = {prog, kernels}
     end
-    if #progs < 2 or #progs[1][2] == 0 or #progs[2][2] == 0 then return nil end
     local svg, drawn = charts.traffic(c.nn, progs)
-    local r = drawn.rows
+    local rows = drawn.rows
+    drawn.per_request = {}
+    local function per_kernel(i) local o = {}; for k, p in ipairs(progs) do o[k] = {p[1], p[2][1][i] * #p[2]} end; return o end
+    against(drawn.per_request, recs, 'DRAM bytes read per element', per_kernel(2), function(m, size, p) return m['dram__bytes_read.sum'][p] / size end)
+    against(drawn.per_request, recs, 'DRAM bytes written per element', per_kernel(3), function(m, size, p) return m['dram__bytes_write.sum'][p] / size end)
+    against(drawn.per_request, recs, 'kernels (16-byte loads in the SASS)', {{'naive', rows[1].kernels}, {'optimized', rows[2].kernels}},
+      function(m, _, p) return m['LDG.E.128'][p] end)
     return figure_block(c.nn, 'Chapter ' .. c.number .. ': the bytes each element moves through DRAM, kernel by kernel: ' ..
-      r[1].name .. ' (' .. r[1].kernels .. ' kernels, ' .. r[1].bytes .. ' bytes, each intermediate written and read back) and ' ..
-      r[2].name .. ' (' .. r[2].kernels .. ' kernel, ' .. r[2].bytes .. ' bytes). Counted from the arrays each kernel of the ' ..
-      'listings reads and writes (4-byte floats), not drawn by hand.', svg, drawn)
+      rows[1].name .. ' (' .. rows[1].kernels .. ' kernels, ' .. rows[1].bytes .. ' bytes, each intermediate written and read back) and ' ..
+      rows[2].name .. ' (' .. rows[2].kernels .. ' kernel, ' .. rows[2].bytes .. ' bytes). From the DRAM bytes read and written that ' ..
+      'Nsight Compute recorded on the ' .. gpu_name(r.gpu):match('^%S+') .. ' over its ' .. grouped(string.format('%d', r.size)) ..
+      ' elements, shared among each program\'s kernels (one 16-byte load each in its SASS), not drawn by hand; the book\'s check ' ..
+      'compares them with each GPU\'s record.', svg, drawn)
   end,
   ['10'] = function(c)
     local g = DATA.gpus[1]
@@ -862,19 +856,34 @@ local DIAGRAMS = {
       'the book\'s check compares it with what the occupancy API returned on each GPU (the full record: the evidence appendix of the PDF, the collapsed section at the end of this chapter in the HTML).', svg, drawn)
   end,
   ['32'] = function(c)
+    -- The side each lane of warps 0 and 1 takes: the parity of the element it handles (problem.h:
+    -- element i takes the path of i's parity; naive lane l of warp w handles element 32 w + l of
+    -- its block, optimized element 64 (w div 2) + 2 l + w mod 2). No knob moves them.
+    local element = {naive = function(w, l) return 32 * w + l end, optimized = function(w, l) return 64 * (w // 2) + 2 * l + w % 2 end}
     local progs = {}
-    for _, b in ipairs(c.blocks) do
-      if b.kind == 'listing' and b.marker == 'kernel' then
-        local sides = branch_sides(b.code)
-        if sides then progs[#progs + 1] = {b.file:gsub('%.cu$', ''), sides} end
+    for _, prog in ipairs({'naive', 'optimized'}) do
+      local warps = {}
+      for w = 0, 1 do
+        warps[w + 1] = {['if'] = {}, ['else'] = {}}
+        for l = 0, 31 do table.insert(warps[w + 1][element[prog](w, l) % 2 == 0 and 'if' or 'else'], l) end
       end
+      progs[#progs + 1] = {prog, warps}
     end
-    if #progs < 2 then return nil end
     local svg, drawn = charts.divergence(c.nn, progs)
+    -- Each GPU's record: a warp makes one pass, and one more for each divergent branch target
+    -- (smsp__sass_branch_targets_threads_divergent over the size / 32 warps); a warp instruction
+    -- runs on smsp__thread_inst_executed_per_inst_executed lanes.
+    drawn.per_request = {}
+    local recs = records(c)
+    against(drawn.per_request, recs, 'passes per warp', {{'naive', drawn.passes[1] / 2}, {'optimized', drawn.passes[2] / 2}},
+      function(m, size, p) return 1 + m['smsp__sass_branch_targets_threads_divergent.sum'][p] / (size / 32) end)
+    against(drawn.per_request, recs, 'lanes active per pass', {{'naive', 64 / drawn.passes[1]}, {'optimized', 64 / drawn.passes[2]}},
+      function(m, _, p) return m['smsp__thread_inst_executed_per_inst_executed.ratio'][p] end)
     return figure_block(c.nn, 'Chapter ' .. c.number .. ': the lanes of two warps that run each side of the kernel\'s branch, ' ..
       'a row for each pass a warp makes: ' .. progs[1][1] .. ' (' .. drawn.passes[1] .. ' passes for 2 warps, each with half its lanes ' ..
-      'masked off) and ' .. progs[2][1] .. ' (' .. drawn.passes[2] .. ' passes for 2 warps, all 32 lanes active). Computed by ' ..
-      'evaluating the branch condition of each listing, not drawn by hand.', svg, drawn)
+      'masked off) and ' .. progs[2][1] .. ' (' .. drawn.passes[2] .. ' passes for 2 warps, all 32 lanes active). Computed from the ' ..
+      'parity of the element each lane handles, not drawn by hand; the book\'s check compares the passes per warp and the lanes ' ..
+      'per pass with the divergent branches and the threads per warp instruction Nsight Compute recorded on each GPU.', svg, drawn)
   end,
   ['15'] = function(c)
     local stride = tonumber(((c.results[1] or {}).knobs or ''):match('stride=(%d+)') or '')
@@ -886,19 +895,31 @@ local DIAGRAMS = {
       'and not needed. Computed from the kernels\' indexing, not drawn by hand.', svg, drawn)
   end,
   ['21'] = function(c)
-    local tile = 32
-    local rows = {}
-    for _, b in ipairs(c.blocks) do
-      local a, r = (b.code or ''):match('__shared__%s+float%s+tile%[(%w+)%]%[([^%]]+)%]')
-      if a then rows[#rows + 1] = tonumber(r) or (r:match('^TILE%s*%+%s*(%d+)$') and tile + tonumber(r:match('(%d+)$'))) or (r == 'TILE' and tile) end
+    -- A tile of 32 rows of floats (lane l of a warp reads row l): each row's length is the shared
+    -- memory ptxas gave the program over 32 rows of 4 bytes.
+    local recs, tile, rows = records(c), 32, {}
+    local smem = recs[1] and recs[1].m.smem_bytes or {}
+    for k, prog in ipairs({'naive', 'optimized'}) do
+      rows[k] = smem[prog] and smem[prog] % (tile * 4) == 0 and math.floor(smem[prog] / (tile * 4))
+      if not rows[k] then return nil end
     end
-    if #rows < 2 then return nil end
     local svg, drawn = charts.banks(c.nn, tile, rows)
+    local p = drawn.panels
+    drawn.per_request = {}
+    against(drawn.per_request, recs, 'floats a tile row holds (shared bytes / 32 rows / 4)', {{'naive', rows[1]}, {'optimized', rows[2]}},
+      function(m, _, prog) return m.smem_bytes[prog] / (tile * 4) end)
+    against(drawn.per_request, recs, 'shared-memory passes per load (wavefronts per LDS)', {{'naive', p[1].ways}, {'optimized', p[2].ways}},
+      function(m, _, prog) return m['l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum'][prog] / m['smsp__sass_inst_executed_op_shared_ld.sum'][prog] end)
+    against(drawn.per_request, recs, 'bank conflicts per load', {{'naive', p[1].ways - 1}, {'optimized', p[2].ways - 1}},
+      function(m, _, prog) return m['l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum'][prog] / m['smsp__sass_inst_executed_op_shared_ld.sum'][prog] end)
     return figure_block(c.nn, 'Chapter ' .. c.number .. ': the bank each lane of a warp reads when it walks down a column ' ..
       'of the tile (lane l reads element [l][0], word ' .. rows[1] .. ' l or ' .. rows[2] .. ' l, bank = word mod 32): ' ..
-      'tile[32][' .. rows[1] .. '] puts all 32 lanes in one bank (' .. drawn.panels[1].ways .. '-way conflict, ' ..
-      drawn.panels[1].ways .. ' passes), tile[32][' .. rows[2] .. '] one lane per bank (' .. drawn.panels[2].ways ..
-      ' pass). Computed from the kernels\' declarations, not drawn by hand.', svg, drawn)
+      'tile[32][' .. rows[1] .. '] puts all 32 lanes in one bank (' .. p[1].ways .. '-way conflict, ' ..
+      p[1].ways .. ' passes), tile[32][' .. rows[2] .. '] one lane per bank (' .. p[2].ways .. ' pass). Each row\'s length is ' ..
+      'the shared memory ptxas gave the program (' .. grouped(string.format('%d', smem.naive)) .. ' B and ' ..
+      grouped(string.format('%d', smem.optimized)) .. ' B) over 32 rows of ' ..
+      '4-byte floats, not drawn by hand; the book\'s check compares the passes and conflicts per load with the wavefronts and bank ' ..
+      'conflicts per shared load Nsight Compute recorded on each GPU.', svg, drawn)
   end,
   ['08'] = function(c)
     -- Chapter 10's rules against registers per thread, the block fixed: each program's point at the

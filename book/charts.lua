@@ -740,8 +740,8 @@ local function divergence_diagram(nn, programs)
 end
 
 -- Traffic: the bytes each element moves through DRAM, kernel by kernel, for each program: a row
--- per program, a box per kernel of its reads (blue) and writes (orange), 4 bytes per float.
--- programs is {{name, {{kernel, reads, writes}, ...}}} as book.lua counted them in the listings.
+-- per program, a box per kernel of its reads (blue) and writes (orange). programs is {{name,
+-- {{kernel, bytes read, bytes written}, ...}}} as book.lua took them from the record.
 local function traffic_diagram(nn, programs)
   local boxes, labels, yt, drawn = {}, {}, {}, {rows = {}}
   local widest = 0
@@ -750,9 +750,9 @@ local function traffic_diagram(nn, programs)
     local y, x = 1 + 1.7 * (#programs - k), 0
     for _, kn in ipairs(prog[2]) do
       for part, n in ipairs({kn[2], kn[3]}) do
-        if n > 0 then boxes[#boxes + 1] = string.format('%d %d %.2f %d', x, x + 4 * n, y, part); x = x + 4 * n end
+        if n > 0 then boxes[#boxes + 1] = string.format('%d %d %.2f %d', x, x + n, y, part); x = x + n end
       end
-      labels[#labels + 1] = string.format('set label %s at %.1f,%.2f center font \',10\'', gq(kn[1]), x - 2 * (kn[2] + kn[3]), y - 0.4)
+      labels[#labels + 1] = string.format('set label %s at %.1f,%.2f center font \',10\'', gq(kn[1]), x - (kn[2] + kn[3]) / 2, y - 0.4)
     end
     widest = math.max(widest, x)
     drawn.rows[#drawn.rows + 1] = {name = prog[1], kernels = #prog[2], bytes = x}

@@ -458,6 +458,24 @@ json.dump(figs, open(sys.argv[3], "w"))' "$OUT/figures.json" "$CHK/figures-reque
       grep -q "^FAIL: Figure 22.1.*requests per lookup.*differ" "$CHK/planted-diagrams.log" &&
       pass "the recorded-figure check names both planted pictures (Figures 20.1 and 22.1)" ||
       fail "the recorded-figure check does not name both planted pictures; see $CHK/planted-diagrams.log"; }
+# Planted: the second GPU's record (the H200's: the pictures are drawn from the first) one more
+# than Figures 1.1 and 21.1 draw (bytes per element, tile row, passes per load), and missing the
+# counters that Figure 32.1's passes and lanes are checked against.
+python3 -c 'import json, re, sys
+figs = json.load(open(sys.argv[1]))
+for f in figs:
+    per = (f.get("drawn") or {}).get("per_request", []) if re.search(r"ch(01|21|32)-", f["svg"]) else []
+    for r in per:
+        if r["gpu"] != per[0]["gpu"]:
+            if "/ch32-" in f["svg"]: r.pop("recorded", None)
+            else: r["recorded"] += 1
+json.dump(figs, open(sys.argv[2], "w"))' "$OUT/figures.json" "$CHK/figures-record-each.json" &&
+    { planted_pdf "the H200's record one more than Figures 1.1 and 21.1 draw, its counters for 32.1 missing" diagrams "$CHK/figures-record-each.json"
+      grep -q "^FAIL: Figure 1.1:.*DRAM bytes.*differ: \['nvidia-h200" "$CHK/planted-diagrams.log" &&
+      grep -q "^FAIL: Figure 21.1:.*differ: \['nvidia-h200 naive floats a tile row" "$CHK/planted-diagrams.log" &&
+      grep -q "^FAIL: Figure 32.1:.*differ: \['nvidia-h200 naive passes per warp: drawn 2, recorded nothing" "$CHK/planted-diagrams.log" &&
+      pass "the recorded-figure check names each planted record (Figures 1.1, 21.1 and 32.1, the H200's)" ||
+      fail "the recorded-figure check does not name each planted record of Figures 1.1, 21.1 and 32.1; see $CHK/planted-diagrams.log"; }
 # Planted, the streams timelines (Figures 2.1, 5.1): a caption whose milliseconds and kernels at
 # once are not the chart's; the H100's record 10% off what the captions restate; and the pictures
 # drawn illegibly: 2.1's dashed lines up to the top, through its texts, 5.1's second text on its first.
