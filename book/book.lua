@@ -1265,6 +1265,108 @@ local DIAGRAMS = {
       ' per SM: the naive copy holds ' .. beside(p[1], n, true) .. ', the optimized ' .. beside(p[2], n, true) .. ', at the same occupancy. Computed from the results rows, the copy ' ..
       'roofs and the recorded occupancy and loads, not drawn by hand; the book\'s check compares the warps, loads and bytes ' ..
       'with what each GPU recorded.', svg, drawn)
+  end,  ['03'] = function(c)
+    -- Each program's batches on a model clock, in the order its loop makes its calls: queue GPU
+    -- batch b (a launch takes no host time), then wait for batch b - lag and hash it (naive lag 0,
+    -- optimized 1). A GPU batch is 1/B of the GPU part, a hash 1/B of the CPU part, as the program
+    -- timed each part alone (host:gpu_part_ms, host:cpu_part_ms).
+    local ev, at, all = one_gpu(c)
+    local B = at.knobs.batches
+    if not (ev and B and ev.gpu_part_ms and ev.cpu_part_ms and ev.end_to_end_ms and ev.parts_sum_ms) then return nil end
+    local said, panels, ends = {}, {}, {}
+    local function say(prog, metric, fmt) return stated(said, at.gpu, prog, metric, ev[metric][prog], fmt) end
+    for p, prog in ipairs({'naive', 'optimized'}) do
+      local g, h = ev.gpu_part_ms[prog] / B, ev.cpu_part_ms[prog] / B
+      local boxes, host, gpu_free, gpu_end = {}, 0, 0, {}
+      for b = 0, B - 1 + (p - 1) do
+        if b < B then
+          local t0 = math.max(gpu_free, host)
+          gpu_end[b], gpu_free = t0 + g, t0 + g
+          boxes[#boxes + 1] = {t0, t0 + g, 1, b % 2 == 0 and '#2a6fb0' or '#5b8fc9'}
+        end
+        local d = b - (p - 1)
+        if d >= 0 then
+          if gpu_end[d] > host then boxes[#boxes + 1] = {host, gpu_end[d], 2, '#c8c8c8'}; host = gpu_end[d] end
+          boxes[#boxes + 1] = {host, host + h, 2, d % 2 == 0 and '#d1603d' or '#e08a6d'}
+          host = host + h
+        end
+      end
+      ends[p] = host
+      -- The measured times as dashed lines, the later one's text in the higher row, clear of the earlier line.
+      local m = {{ev.parts_sum_ms[prog], 'parts\' sum ' .. say(prog, 'parts_sum_ms', '%.1f ms')},
+                 {ev.end_to_end_ms[prog], 'measured ' .. say(prog, 'end_to_end_ms', '%.1f ms')}}
+      table.sort(m, function(a, b) return a[1] < b[1] end)
+      m[1][3], m[2][3] = 3.0, 3.6
+      panels[p] = {boxes = boxes, half = 0.34, yrange = {0.45, 3.95}, marks = m,
+        ytics = {{'host ' .. say(prog, 'cpu_part_ms', '%.1f ms'), 2}, {'GPU ' .. say(prog, 'gpu_part_ms', '%.1f ms'), 1}}}
+    end
+    panels[1].title = string.format('naive, queue, wait, hash: %.1f ms', ends[1])
+    panels[2].title = string.format('optimized, hash under the GPU: %.1f ms', ends[2])
+    local svg, drawn = charts.streams(c.nn, panels, 'ms on a model clock (parts: ' .. at.short:match('^%S+') .. ')',
+      {{'GPU batch', '#2a6fb0'}, {'host hash', '#d1603d'}, {'host waits', '#c8c8c8'}}, 380)
+    drawn.said, drawn.recorded, drawn.gpu = said, all, at.gpu
+    return figure_block(c.nn, 'Chapter ' .. c.number .. ': each program\'s ' .. B .. ' batches on a model clock, a GPU batch (kernel ' ..
+      'and download, blue) 1/' .. B .. ' of the GPU part and a hash (orange) 1/' .. B .. ' of the host\'s part, as each program timed ' ..
+      'them alone on the ' .. at.short .. ' (naive: GPU ' .. say('naive', 'gpu_part_ms', '%.1f ms') .. ', host ' ..
+      say('naive', 'cpu_part_ms', '%.1f ms') .. '; optimized: ' .. say('optimized', 'gpu_part_ms', '%.1f ms') .. ' and ' ..
+      say('optimized', 'cpu_part_ms', '%.1f ms') .. '). Naive queues a batch, waits for it (grey) and hashes it, so the GPU idles ' ..
+      'while the host hashes: the model ends at ' .. string.format('%.1f ms', ends[1]) .. ', the parts\' sum; measured end to end ' ..
+      say('naive', 'end_to_end_ms', '%.1f ms') .. '. Optimized queues batch b and hashes batch b − 1 while the GPU runs batch b, waiting ' ..
+      'only where the GPU is behind: the model ends at ' .. string.format('%.1f ms', ends[2]) .. (ev.cpu_part_ms.optimized >= ev.gpu_part_ms.optimized and
+      ', one GPU batch and the host\'s whole part' or ', the GPU\'s whole part and one hash') .. '; measured ' .. say('optimized', 'end_to_end_ms', '%.1f ms') .. ' against its parts\' sum of ' ..
+      say('optimized', 'parts_sum_ms', '%.1f ms') .. '. Computed from the recorded parts and the batches knob (no launch ' ..
+      'costs host time), not drawn by hand; the lengths are a model, the dashed lines the measured times.', svg, drawn)
+  end,  ['19'] = function(c)
+    -- The tile: the tiled kernel's shared memory (ptxas) holds two tile × tile tiles of floats.
+    local n = (c.results[1] or {}).size
+    local ev = (c.evidence or {})[1]
+    local smem = ev and (recorded(c, 'smem_bytes')[ev.gpu] or {}).optimized
+    local T = smem and math.floor(math.sqrt(smem / 8) + 0.5)
+    if not (n and T and T * T * 8 == smem and n % T == 0) then return nil end
+    -- One block (T × T threads, a thread an element of C, each n FFMAs) reads the 2 T n floats of
+    -- A's row panel and B's column panel; a thread loads 2 n of them from global memory (naive) or
+    -- 2 a slice, 2 n / T (tiled). Each FFMA uses one float of A and one of B.
+    local floats, fma = 2 * T * n, T * T * n
+    local progs = {{'naive', 2 * n}, {'optimized', 2 * n // T}}
+    local panels, drawn_uses = {}, {}
+    for k, pr in ipairs(progs) do
+      local loads, uses = T * T * pr[2] / floats, 2 * fma / floats -- per float of the panels
+      local per = uses / loads
+      drawn_uses[pr[1]] = per
+      local said = string.format('%d load%s, %d uses', loads, loads == 1 and '' or 's', uses)
+      panels[k] = {tiled = k == 2, n = n, said = said, title = string.format('%s: %d use%s per global load', k == 1 and 'naive' or 'tiled', per, per == 1 and '' or 's'),
+        lines = {{k == 1 and 'each orange float:' or 'each blue float:', k == 1 and '#d1603d' or '#2a6fb0'},
+                 {said .. ','}, {k == 1 and 'one per pale thread' or 'by the pale threads'}}}
+    end
+    local svg, drawn = charts.tiling(c.nn, T, panels)
+    -- What each GPU recorded, for check_pdf.py diagrams: uses per global load = 2 x FFMA / loaded
+    -- floats, from ncu (thread FFMAs over 32 floats a global load request) and from the SASS (the
+    -- FFMAs over the LDGs of the kernel's code, one float a thread each).
+    drawn.per_request = {}
+    for _, e in ipairs(c.evidence or {}) do
+      local m = {}
+      for _, x in ipairs(e.metrics) do m[x.metric] = x.values end
+      local ffma, req = m['smsp__sass_thread_inst_executed_op_ffma_pred_on.sum'] or {}, m['l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum'] or {}
+      local sf, sl = m.FFMA or {}, m.LDG or {}
+      for _, prog in ipairs({'naive', 'optimized'}) do
+        if ffma[prog] and (req[prog] or 0) > 0 then
+          table.insert(drawn.per_request, {gpu = e.gpu, program = prog, what = 'uses per global load (2 FFMA / 32 per load request)', drawn = drawn_uses[prog], recorded = 2 * ffma[prog] / (32 * req[prog])})
+        end
+        if sf[prog] and (sl[prog] or 0) > 0 then
+          table.insert(drawn.per_request, {gpu = e.gpu, program = prog, what = 'uses per global load (2 FFMA / LDG in the SASS)', drawn = drawn_uses[prog], recorded = 2 * sf[prog] / sl[prog]})
+        end
+      end
+    end
+    local t = drawn.panels
+    return figure_block(c.nn, 'Chapter ' .. c.number .. ': one block\'s ' .. T .. ' × ' .. T .. ' tile of C (a thread an element), the row ' ..
+      'panel of A and the column panel of B it reads (n = ' .. n .. ', ' .. n // T .. ' slices of ' .. T .. ', the two nearest the tile drawn), ' ..
+      'and the threads of row r and column c of the tile that use one float of A\'s row r and of B\'s column c. The naive program ' ..
+      'loads it from global memory in each of them: ' .. panels[1].said .. ', ' .. t[1].title:match(': (.*)$') .. '. The tiled program ' ..
+      'loads a slice of each panel into shared memory once, a float a thread, and its ' .. T .. ' threads read each float from there: ' ..
+      panels[2].said .. ', ' .. t[2].title:match(': (.*)$') .. '. The tile is ' .. T .. ' because the ' .. math.floor(smem) .. ' B of shared memory ' ..
+      'ptxas gave the tiled kernel hold two ' .. T .. ' × ' .. T .. ' tiles of floats. Computed from the recorded tile and size, ' ..
+      'not drawn by hand; the book\'s check compares the uses per global load with 2 FFMA per loaded float on each GPU (ncu\'s thread ' ..
+      'FFMAs over 32 per global load request, and the SASS\'s FFMA over LDG).', svg, drawn)
   end,
 }
 

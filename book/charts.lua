@@ -1057,8 +1057,57 @@ local function inflight_diagram(nn, gpus)
   return render_chart('ch' .. nn .. '-inflight', script(1), 400, 680, script(2), 520), drawn
 end
 
+-- Tiling: one block's tile of C (tile × tile elements, a thread each), the row panel of A and the
+-- column panel of B it reads (cut to their `shown` slices nearest the tile, slices apart by a
+-- white line), a panel per program: row r and column c of the tile (the threads that use one float
+-- of A's row r and of B's column c), those floats in A and B, and (tiled) the slice in shared
+-- memory. panels is {{title, tiled = bool, lines = {{text, colour}}}} as book.lua computed them.
+local function tiling_diagram(nn, tile, panels)
+  local T, S, G = tile, 2, 4
+  local X, Y, r, col = S * T + G, T + G, T // 4, T // 2 -- C's corner; the row and column drawn
+  local GREY = '#e3e3e3'
+  local script = STYLE .. "set multiplot layout 1," .. #panels .. "\nunset key\nunset border\nunset tics\nset grid noxtics noytics\n" ..
+    string.format("set size ratio -1\nset xrange [-8:%d]\nset yrange [-11:%d]\n", X + T + 2, Y + S * T + 2)
+  local drawn = {panels = {}}
+  for k, p in ipairs(panels) do
+    local hot, light = p.tiled and '#2a6fb0' or '#d1603d', p.tiled and '#a9c6e6' or '#e3a08a'
+    local b = {}
+    local function box(x0, x1, y0, y1, colour) b[#b + 1] = string.format('%.2f %.2f %.2f %.2f %d', x0, x1, y0, y1, rgb_int(colour)) end
+    for s = 0, S - 1 do -- the slices of A (left to right) and of B (top to bottom); the last nearest C
+      local shared = p.tiled and s == S - 1
+      box(s * T + 0.3, (s + 1) * T - 0.3, 0, T, shared and light or GREY)
+      box(X, X + T, Y + (S - 1 - s) * T + 0.3, Y + (S - s) * T - 0.3, shared and light or GREY)
+    end
+    box(X, X + T, 0, T, GREY)
+    local a0 = p.tiled and (S - 1) * T or 0 -- the floats of row r (column c) a program loads: tiled, this slice's
+    box(a0 + 0.3, S * T - 0.3, T - r - 1, T - r, hot)
+    box(X + col, X + col + 1, Y + 0.3, Y + (p.tiled and T or S * T) - 0.3, hot)
+    box(X, X + T, T - r - 1, T - r, light)
+    box(X + col, X + col + 1, 0, T, light)
+    box(X + col, X + col + 1, T - r - 1, T - r, hot)
+    local labels = {
+      string.format("set label %s at %.1f,-6 center font ',10'", gq('A: ' .. T .. ' × ' .. p.n), S * T / 2),
+      string.format("set label %s at %.1f,-6 center font ',10'", gq('C: ' .. T .. ' × ' .. T), X + T / 2),
+      string.format("set label %s at %.1f,%.1f right font ',10'", gq('B: ' .. p.n .. ' × ' .. T), X - 2, Y + T),
+      string.format("set label '⋯' at -4,%.1f center font ',10'", T / 2),
+      string.format("set label '⋮' at %.1f,%.1f center font ',10'", X + T / 2, Y + S * T + 1),
+      p.tiled and string.format("set label 'in shared' at %.1f,%.1f center font ',10' front", (S - 0.5) * T, T / 4) or ''}
+    for i, l in ipairs(p.lines) do
+      labels[#labels + 1] = string.format("set label %s at 0,%.1f left font ',10' tc rgb %s", gq(l[1]), Y + S * T - 3 - 7 * (i - 1), gq(l[2] or '#333333'))
+    end
+    drawn.panels[k] = {title = p.title}
+    script = script .. string.format("set title %s font ',11'\nunset label\n", gq(p.title)) .. table.concat(labels, '\n') .. '\n' ..
+      '$t' .. k .. ' << EOD\n' .. table.concat(b, '\n') .. '\nEOD\n' ..
+      "plot $t" .. k .. " using (($1+$2)/2):(($3+$4)/2):1:2:3:4:5 with boxxyerror fs solid 1.0 noborder lc rgb variable notitle\n"
+  end
+  script = script .. 'unset multiplot\n'
+  -- On a phone the panels are stacked, each the column's width.
+  local phone = script:gsub('set multiplot layout 1,' .. #panels, 'set multiplot layout ' .. #panels .. ',1')
+  return render_chart('ch' .. nn .. '-tiling', script, 370, 680, phone, 340 * #panels), drawn
+end
+
 return function(dir, fail_fn)
   CHARTS, fail = dir, fail_fn
   sh('mkdir -p ' .. q(CHARTS))
-  return {chapter = chapter_chart, sweep = sweep_chart, summary = summary_chart, roofline = roofline_chart, own_roofs = own_roofs_chart, sectors = sectors_diagram, banks = banks_diagram, divergence = divergence_diagram, traffic = traffic_diagram, occupancy = occupancy_diagram, timeline = timeline_diagram, localmem = local_diagram, requests = requests_diagram, store_sectors = store_sectors_diagram, streams = streams_diagram, inflight = inflight_diagram, flush = flush}
+  return {chapter = chapter_chart, sweep = sweep_chart, summary = summary_chart, roofline = roofline_chart, own_roofs = own_roofs_chart, sectors = sectors_diagram, banks = banks_diagram, divergence = divergence_diagram, traffic = traffic_diagram, occupancy = occupancy_diagram, timeline = timeline_diagram, localmem = local_diagram, requests = requests_diagram, store_sectors = store_sectors_diagram, streams = streams_diagram, inflight = inflight_diagram, tiling = tiling_diagram, flush = flush}
 end

@@ -428,7 +428,8 @@ def diagram_legible(path, drawn):
     sectors picture's float a lane reads narrower than MIN_SLOT units, or a sector line drawn
     through a row's label (a text's box, 0.6 em a character); an occupancy picture whose resident
     warps are not drawn in the colour of each limit that binds them, as its key says; a streams
-    timeline with a text over another or a measured time's dashed line through a text."""
+    timeline with a text over another or a measured time's dashed line through a text; a tiling
+    picture with a row of floats thinner than MIN_SLOT, a text over another or off the canvas."""
     svg = open(path, encoding="utf-8", errors="replace").read()
     bad = []
     if path.endswith(("-sectors.svg", "-sectors-phone.svg")):
@@ -469,7 +470,13 @@ def diagram_legible(path, drawn):
                  for x, a, x2, b in re.findall(r"M([-\d.]+),([-\d.]+) L([-\d.]+),([-\d.]+)", d) if x == x2]
         bad += [f"a dashed line runs through \"{t}\"" for t, x0, y0, x1, y1 in boxes
                 if any(x0 < lx < x1 and ly0 < y1 and ly1 > y0 for lx, ly0, ly1 in lines)]
-    if path.endswith(("-inflight.svg", "-inflight-phone.svg")):
+    if path.endswith(("-tiling.svg", "-tiling-phone.svg")):  # a row or column of floats: a strip at least MIN_SLOT thick
+        boxes = [[float(v) for v in re.findall(r"[-\d.]+", pts)] for c, pts in
+                 re.findall(r"<polygon fill = '(rgb\([^)]*\))' points = '([^']*)'", svg) if rgb(c) != (227, 227, 227)]
+        thin = min((min(max(p[0::2]) - min(p[0::2]), max(p[1::2]) - min(p[1::2])) for p in boxes if len(p) >= 8), default=0)
+        if thin < MIN_SLOT:
+            bad.append(f"a row of floats is {thin:.2f} units thick")
+    if path.endswith(("-inflight.svg", "-inflight-phone.svg", "-tiling.svg", "-tiling-phone.svg")):
         width = float(re.search(r'<svg[^>]*\swidth="([\d.]+)', svg).group(1))
         boxes = label_boxes(path)
         bad += [f"\"{a[0]}\" overlaps \"{b[0]}\"" for i, a in enumerate(boxes) for b in boxes[i + 1:]
@@ -510,12 +517,15 @@ def diagrams(figures_path):
     executed; chapter 01's DRAM bytes read and written per element, dram__bytes_read/write.sum /
     size, and its kernels, one LDG.E.128 each; chapter 21's tile rows, ptxas smem_bytes / 32 rows /
     4 bytes, and its passes and bank conflicts per LDS; chapter 32's passes per warp, 1 + divergent
-    branch targets / (size / 32), and lanes per pass, threads per warp instruction) draws each
+    branch targets / (size / 32), and lanes per pass, threads per warp instruction; chapter 19's uses of a loaded float per global load: each FFMA uses
+    one float of A and one of B, so the uses per load are 2 x FFMA over the floats loaded from global
+    memory, counted twice: ncu's thread FFMAs over 32 floats a global load request, and the kernel's
+    SASS FFMA over its LDG, one float a thread each; 1 naive, the tile tiled) draws each
     within half of what every GPU recorded for the same program, a figure a GPU did not record
-    failing it. On a streams timeline the caption's milliseconds and kernels at once are drawn too,
+    failing it. On a streams timeline (chapters 02, 03, 05) the caption's milliseconds and kernels at once are drawn too,
     and the figures it restates are what the GPU it is drawn from recorded."""
     figs = [f for f in json.load(open(figures_path, encoding="utf-8"))
-            if re.search(r"-(sectors|banks|divergence|traffic|occupancy|timeline|local|requests|streams|inflight)\.svg$", f["svg"])]
+            if re.search(r"-(sectors|banks|divergence|traffic|occupancy|timeline|local|requests|streams|inflight|tiling)\.svg$", f["svg"])]
     check(len(figs) >= 6, f"the book has pictures of a mechanism computed from the code ({len(figs)})")
     part = {l.split("\t")[0]: l.split("\t")[2] for l in open("book/chapters.tsv", encoding="utf-8")
             if re.match(r"\d\d\t", l)}
@@ -527,12 +537,13 @@ def diagrams(figures_path):
             if os.path.isfile(edition):
                 bad = diagram_legible(edition, f.get("drawn", {}))
                 check(not bad, f"{f['label']} ({os.path.basename(edition)}): what it teaches is legible: a float a lane "
-                      f"reads at least {MIN_SLOT:g} units wide, no line through a label, no label over another, the limit "
+                      f"reads (a row of floats) at least {MIN_SLOT:g} units wide, no line through a label, no label over another, the limit "
                       "that binds in its own colour" + (f"; {bad[:3]}" if bad else ""))
         drawn = svg_text(f["svg"])
         said = [m.group(1) or m.group(0) for m in re.finditer(
             r"\d+ sectors|\d+-way|\d+ passes for 2 warps|\d+ bytes|\d+ registers(?:, \d+ warps| \+ \d+ B local)|\d+ warps|"
-            r"\d+ times in 3|\b\d+ requests?\b|memory in (\d+ pass(?:es)?)\b|\d+\.\d+ ms|\d+(?:\.\d+)? kernels at once",
+            r"\d+ times in 3|\b\d+ requests?\b|memory in (\d+ pass(?:es)?)\b|\d+\.\d+ ms|\d+(?:\.\d+)? kernels at once|"
+            r"\d+ uses? per global load|\d+ loads?, \d+ uses",
             f["caption"])]
         shown = said
         if f["svg"].endswith("-inflight.svg"):  # bytes in flight: its KB and the latency, in ns
