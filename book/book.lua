@@ -761,6 +761,49 @@ local function inflight(c, o)
   return svg, drawn
 end
 
+-- Each GPU's evidence as {gpu = {metric = {program = value}}}, and the sectors a request
+-- touches: the 32-byte sectors under its lanes' {byte, bytes}.
+local function by_gpu(c)
+  local out = {}
+  for _, e in ipairs(c.evidence or {}) do
+    out[e.gpu] = {}
+    for _, x in ipairs(e.metrics) do out[e.gpu][x.metric] = x.values end
+  end
+  return out
+end
+local function sectors_of(lanes)
+  local seen, n = {}, 0
+  for _, l in ipairs(lanes) do
+    for s = l[1] // 32, (l[1] + l[2] - 1) // 32 do if not seen[s] then seen[s], n = true, n + 1 end end
+  end
+  return n
+end
+-- Chapter 17's kernels, their load requests for image row r (each a list of its lanes' {byte,
+-- bytes}): threads t of a row filter floats head + t vec .. + vec - 1 with one vec-wide load and
+-- a load of each neighbour (clamped to the row); packed rows (pitch = the row's bytes) first peel
+-- the floats before their first vec-aligned one (head) and after their last whole vector (tail),
+-- a thread each, three loads a pixel; pitched rows start aligned and peel nothing.
+local function filter_loads(cols, pitch, vec, r)
+  local packed, base, out = pitch == 4 * cols, r * pitch, {}
+  local head = packed and math.min((vec - r * (pitch // 4) % vec) % vec, cols) or 0
+  local vectors = packed and (cols - head) // vec or (cols + vec - 1) // vec
+  local tail = packed and cols - head - vectors * vec or 0
+  local function side(i) return math.max(0, math.min(i, cols - 1)) end
+  local function pixel(c) return {{side(c - 1), 1}, {c, 1}, {side(c + 1), 1}} end
+  local groups = {{vectors, function(t) local c0 = head + t * vec; return {{c0, vec}, {side(c0 - 1), 1}, {c0 + vec < cols and c0 + vec or cols - 1, 1}} end},
+    {head, pixel}, {tail, function(t) return pixel(head + vectors * vec + t) end}}
+  for _, g in ipairs(groups) do
+    for w = 0, (g[1] - 1) // 32 do
+      for k = 1, 3 do
+        local lanes = {}
+        for t = 32 * w, math.min(32 * w + 31, g[1] - 1) do local f = g[2](t)[k]; lanes[#lanes + 1] = {base + 4 * f[1], 4 * f[2]} end
+        out[#out + 1] = lanes
+      end
+    end
+  end
+  return out
+end
+
 local DIAGRAMS = {
   ['36'] = function(c)
     local waits_for, progs = {}, {}
@@ -888,7 +931,11 @@ local DIAGRAMS = {
   ['15'] = function(c)
     local stride = tonumber(((c.results[1] or {}).knobs or ''):match('stride=(%d+)') or '')
     if not stride then return nil end
-    local svg, drawn = charts.sectors(c.nn, stride)
+    local soa, aos = {}, {}
+    for l = 0, 31 do soa[l + 1], aos[l + 1] = {4 * l, 4}, {4 * stride * l, 4} end
+    local svg, drawn = charts.sectors(c.nn, {{name = 'struct of arrays (index lane)', lanes = soa},
+      {name = 'array of structs (index lane × ' .. stride .. ')', lanes = aos}}, {unit = 4, line = math.min(128 * stride, 512),
+      tics = true, xlabel = 'float index (+ the left number); box: a 32-byte sector', needed = 'float a lane reads'})
     return figure_block(c.nn, 'Chapter ' .. c.number .. ': the 32-byte sectors one warp\'s 32 loads touch, each lane ' ..
       'reading one float: the struct of arrays (' .. drawn.rows[1].sectors .. ' sectors, every byte used) and the array of ' ..
       'structs at this chapter\'s stride of ' .. stride .. ' floats (' .. drawn.rows[2].sectors .. ' sectors); grey is fetched ' ..
@@ -1367,6 +1414,96 @@ local DIAGRAMS = {
       'ptxas gave the tiled kernel hold two ' .. T .. ' × ' .. T .. ' tiles of floats. Computed from the recorded tile and size, ' ..
       'not drawn by hand; the book\'s check compares the uses per global load with 2 FFMA per loaded float on each GPU (ncu\'s thread ' ..
       'FFMAs over 32 per global load request, and the SASS\'s FFMA over LDG).', svg, drawn)
+  end,
+  ['16'] = function(c)
+    -- One warp's first load request in each program the GPUs recorded with ncu, at its knobs: lane
+    -- l's record at base + l × its bytes, the load's bytes the widest load its SASS has (LDG.E.U8 1,
+    -- LDG.E 4, LDG.E.64 8, LDG.E.128 16; sass:LDG.E counts every LDG.E*); a record is whole loads
+    -- (12 bytes: three 4-byte loads, or one 16-byte load, padded), the records from the next 16-byte
+    -- boundary past --offset. The naive program loads a byte a thread, whatever --width says.
+    local K, ev = knob_table((c.results[1] or {}).knobs), by_gpu(c)
+    local e = ev[((c.evidence or {})[1] or {}).gpu]
+    if not (e and K.width and K.offset) then return nil end
+    local function access(prog)
+      local function n(k) return (e[k] or {})[prog] or 0 end
+      return n('LDG.E.128') > 0 and 16 or n('LDG.E.64') > 0 and 8 or n('LDG.E') > n('LDG.E.U8') and 4 or n('LDG.E.U8') > 0 and 1 or nil
+    end
+    local rows, progs = {}, {'naive', 'optimized', 'optimized[--width 12]', 'optimized[--width 12 --pad 1]'}
+    for k, prog in ipairs(progs) do
+      local a = access(prog)
+      if not a then return nil end
+      local width = prog == 'naive' and a or tonumber(prog:match('%-%-width (%d+)') or K.width)
+      local record, base = math.ceil(width / a) * a, prog == 'naive' and K.offset or (K.offset + 15) // 16 * 16
+      local lanes = {}
+      for l = 0, 31 do lanes[l + 1] = {base + l * record, math.min(a, width)} end
+      local name = prog:gsub('^optimized%[(.*)%]$', '%1')
+      rows[k] = {name = name .. (record > width and ', ' .. width .. ' B of a ' .. record .. '-B load' or record > a and ', ' .. a .. ' B of ' ..
+        record .. ', load 1 of ' .. record // a or ', ' .. a .. ' B a lane'), lanes = lanes, width = width, a = a, record = record}
+    end
+    local svg, drawn = charts.sectors(c.nn, rows, {unit = 1, line = 128, tics = true, xstep = 32,
+      xlabel = 'byte (+ the left number); box: a 32-byte sector', needed = 'bytes a lane needs'})
+    drawn.per_request = {}
+    for gpu, m in pairs(ev) do
+      local sec, req = m['l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum'] or {}, m['l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum'] or {}
+      for k, prog in ipairs(progs) do
+        if sec[prog] and (req[prog] or 0) > 0 then
+          table.insert(drawn.per_request, {gpu = gpu, program = prog, what = 'sectors per load request', drawn = drawn.rows[k].sectors, recorded = sec[prog] / req[prog]})
+        end
+      end
+    end
+    local d, r = drawn.rows, rows
+    return figure_block(c.nn, 'Chapter ' .. c.number .. ': the 32-byte sectors one warp\'s first load request touches, lane l reading ' ..
+      'its record at byte l × the record\'s size, at the recorded knobs: the naive program\'s ' .. r[1].a .. '-byte loads (' .. d[1].sectors ..
+      (d[1].sectors == 1 and ' sector, ' or ' sectors, ') .. 32 * r[1].a .. ' B a request) and the optimized program\'s ' .. r[2].a .. '-byte loads (' .. d[2].sectors .. ' sectors, ' ..
+      32 * r[2].a .. ' B a request) use every byte they touch: the same sectors per byte, ' .. r[2].a // r[1].a .. ' times the bytes a ' ..
+      'request carries. A ' .. r[3].width .. '-byte struct moves as ' .. r[3].record // r[3].a .. ' loads of ' .. r[3].a .. ' B, the first ' ..
+      'touching ' .. d[3].sectors .. ' sectors and needing ' .. r[3].a .. ' B of every ' .. r[3].record .. '; padded to ' .. r[4].record ..
+      ' B it is one load (' .. d[4].sectors .. ' sectors, ' .. r[4].record - r[4].width .. ' B of every ' .. r[4].record .. ' padding). Each load\'s width is the widest load the program\'s SASS holds, not drawn by hand; the ' ..
+      'book\'s check compares the sectors per request with the sectors per load request each GPU recorded.', svg, drawn)
+  end,
+  ['17'] = function(c)
+    -- Warp 0's vector load in rows 0 and 1 of each program, at the recorded cols and vector width
+    -- and the pitch each program recorded (host:pitch_bytes); the check runs filter_loads over 32
+    -- rows (the row starts repeat modulo 32 bytes within them) for each program and option.
+    local K, ev = knob_table((c.results[1] or {}).knobs), by_gpu(c)
+    local e = ev[((c.evidence or {})[1] or {}).gpu]
+    local pitch = {}
+    for prog, v in pairs(e and e.pitch_bytes or {}) do pitch[prog] = math.tointeger(v) end
+    if not (K.cols and K.vector and pitch.naive and pitch.optimized) then return nil end
+    local rows, off = {}, 0
+    for _, prog in ipairs({'naive', 'optimized'}) do
+      local call = pitch[prog] == 4 * K.cols and 'cudaMalloc' or 'cudaMallocPitch'
+      for r = 0, 1 do
+        rows[#rows + 1] = {name = call .. ', row ' .. r .. ' at byte ' .. r * pitch[prog], lanes = filter_loads(K.cols, pitch[prog], K.vector, r)[1], mark = r * pitch[prog]}
+      end
+      for r = 0, 31 do off = off + (prog == 'naive' and sectors_of(filter_loads(K.cols, pitch[prog], K.vector, r)[1]) > 32 * K.vector * 4 // 32 and 1 or 0) end
+    end
+    local svg, drawn = charts.sectors(c.nn, rows, {unit = 1, line = 4 * K.vector * 32 + 32, xstep = 64,
+      xlabel = 'bytes from the row\'s first sector; box: a sector', needed = 'the warp\'s first vector load',
+      marked = 'where the row starts'})
+    drawn.per_request = {}
+    for gpu, m in pairs(ev) do
+      local sec, req = m['l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum'] or {}, m['l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum'] or {}
+      for prog, n in pairs(sec) do
+        local p, vec = prog:match('^(%a+)'), tonumber(prog:match('%-%-vector (%d+)') or K.vector)
+        local s, q = 0, 0
+        for r = 0, (m.pitch_bytes or {})[prog] and (req[prog] or 0) > 0 and 31 or -1 do
+          for _, lanes in ipairs(filter_loads(K.cols, m.pitch_bytes[prog], vec, r)) do s, q = s + sectors_of(lanes), q + 1 end
+        end
+        if q > 0 then
+          table.insert(drawn.per_request, {gpu = gpu, program = prog, what = 'sectors per load request over 32 rows', within = 0.05, drawn = s / q, recorded = n / req[prog]})
+        end
+      end
+    end
+    local d, v1 = drawn.rows, rows[2].lanes[1][1] -- packed row 1's first vector
+    return figure_block(c.nn, 'Chapter ' .. c.number .. ': the 32-byte sectors warp 0\'s first ' .. K.vector * 4 .. '-byte vector load touches ' ..
+      'in rows 0 and 1 of an image of ' .. K.cols .. ' floats a row, packed ' .. pitch.naive .. ' B apart by `cudaMalloc` and ' ..
+      pitch.optimized .. ' B apart at the pitch `cudaMallocPitch` returned. Packed row 1 starts ' .. pitch.naive % 32 .. ' B into a sector; ' ..
+      'its first ' .. (v1 - pitch.naive) // 4 .. ' floats are peeled, a thread each, and its vectors start at byte ' .. v1 .. ', ' .. v1 % 32 ..
+      ' B into a sector: ' .. d[2].sectors .. ' sectors against row 0\'s ' .. d[1].sectors .. ' sectors, as in ' .. off .. ' of every 32 ' ..
+      'packed rows. Pitched rows start ' .. pitch.optimized % 32 .. ' B into a sector (row 0: ' .. d[3].sectors .. ' sectors, row 1: ' ..
+      d[4].sectors .. ' sectors). Computed from the recorded knobs and pitches, not drawn by hand; the book\'s check runs the same ' ..
+      'addresses over every warp\'s loads of 32 rows and compares the sectors per load request with what each GPU recorded.', svg, drawn)
   end,
 }
 

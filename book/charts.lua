@@ -633,51 +633,67 @@ local function own_roofs_chart(gpus, rows)
 end
 
 -- Pictures of a mechanism, computed from a chapter's own indexing (not drawn by hand).
--- Sectors: the 32-byte sectors a warp's 32 loads touch, one 4-byte float per lane at float index
--- lane * stride (the array of structs, the chapter's stride) and at lane (the struct of arrays).
--- Each slot of a touched sector is filled where a lane reads it, grey where fetched for nothing.
-local function sectors_diagram(nn, stride)
-  local rows = {{'struct of arrays (index lane)', 1}, {'array of structs (index lane × ' .. stride .. ')', stride}}
-  local used, waste, drawn = {}, {}, {rows = {}}
-  local words = 32 * stride
-  -- Each row wrapped into lines of LINE floats (lanes in order), so that one float is a box a few
-  -- pixels wide, not one pixel: the array of structs is LINE / stride lanes a line.
-  local LINE = math.min(words, 128)
-  local y, yt, labels, sep = 0, {}, {}, {}
+-- Sectors: the 32-byte sectors one warp's request touches, a row each {name, lanes = {{byte,
+-- bytes}, ...: what each lane needs}, mark = a byte to mark (a row's first) or nil}. A row is drawn
+-- from the sector that holds its first byte (or mark), wrapped into lines of o.line bytes, x in
+-- units of o.unit bytes; each touched sector grey, the bytes the lanes need blue over it (a gap at
+-- each sector's edge where a run of them is wide enough to keep it). o.xlabel names the axis,
+-- o.xstep its tick step; o.tics: each line's first x as its tick; o.needed, o.marked: the key's
+-- words for the blue bytes and the mark.
+local function sectors_diagram(nn, rows, o)
+  local used, waste, labels, yt, sep, drawn = {}, {}, {}, {}, {}, {rows = {}}
+  local U, y, gap = o.unit, 0, o.line / 300
+  local function box(t, x0, x1, yl) t[#t + 1] = string.format('%.3f %.2f %.3f %.3f', (x0 + x1) / 2 / U, yl, x0 / U, x1 / U) end
   for _, r in ipairs(rows) do
-    local touched, slots, last = {}, {}, 0
-    for lane = 0, 31 do local w = lane * r[2]; slots[w] = true; touched[w // 8] = true; last = math.max(last, w) end
-    local lines = last // LINE + 1
+    local touched, secs, lo = {}, {}, r.mark or math.huge
+    for _, l in ipairs(r.lanes) do
+      lo = math.min(lo, l[1])
+      for s = l[1] // 32, (l[1] + l[2] - 1) // 32 do
+        if not touched[s] then touched[s] = true; secs[#secs + 1] = s end
+      end
+    end
+    table.sort(secs)
+    local runs = {} -- the lanes' bytes, neighbours joined: {from, to}
+    for _, l in ipairs(r.lanes) do runs[#runs + 1] = {l[1], l[1] + l[2]} end
+    table.sort(runs, function(a, b) return a[1] < b[1] end)
+    for k = #runs, 2, -1 do
+      if runs[k][1] <= runs[k - 1][2] then runs[k - 1][2] = math.max(runs[k - 1][2], runs[k][2]); table.remove(runs, k) end
+    end
+    local origin = lo // 32 * 32
+    local function at(b) return (b - origin) % o.line, (b - origin) // o.line end -- x in bytes, line
     y = y - 1 -- the row's name on a line of its own, above its boxes
-    labels[#labels + 1] = string.format("set label %s at -0.5,%.2f left font ',11' tc rgb '#333333'", '%s', y)
-    local first = y - 1
-    local n = 0
-    for sec in pairs(touched) do
-      n = n + 1
-      for w = sec * 8, sec * 8 + 7 do
-        table.insert(slots[w] and used or waste, string.format('%d %.2f', w % LINE, first - w // LINE))
+    labels[#labels + 1] = string.format("set label %s at %.2f,%.2f left font ',11' tc rgb '#333333'",
+      gq(r.name .. ': ' .. #secs .. (#secs == 1 and ' sector' or ' sectors')), -0.5 * o.line / U / 64, y)
+    local first, lines = y - 1, (secs[#secs] * 32 + 31 - origin) // o.line + 1
+    for _, s in ipairs(secs) do
+      local x, l = at(s * 32)
+      box(waste, x + gap, x + 32 - gap, first - l)
+      for _, e in ipairs({x, x + 32}) do
+        sep[#sep + 1] = string.format("set arrow from %.3f,%.2f to %.3f,%.2f nohead lw 0.5 lc rgb '#bbbbbb' back", e / U, first - l - 0.38, e / U, first - l + 0.38)
+      end
+      for _, ln in ipairs(runs) do -- a run's bytes in this sector, inside its gaps where it is wide
+        local b0, b1 = math.max(ln[1], s * 32) - s * 32, math.min(ln[2], s * 32 + 32) - s * 32
+        local g = b1 - b0 >= 4 * gap and gap or 0
+        if b0 < b1 then box(used, x + math.max(b0, g), x + math.min(b1, 32 - g), first - l) end
       end
     end
-    for l = 0, lines - 1 do
-      local yl = first - l
-      yt[#yt + 1] = string.format("'%d' %.2f", l * LINE, yl)
-      for sec = 0, LINE // 8 do
-        sep[#sep + 1] = string.format("set arrow from %.1f,%.2f to %.1f,%.2f nohead lw 0.5 lc rgb '#bbbbbb' back", sec * 8 - 0.5, yl - 0.35, sec * 8 - 0.5, yl + 0.35)
-      end
+    if r.mark then
+      local x, l = at(r.mark)
+      sep[#sep + 1] = string.format("set arrow from %.3f,%.2f to %.3f,%.2f nohead lw 2 lc rgb '#333333' front", x / U, first - l - 0.45, x / U, first - l + 0.45)
     end
+    for l = 0, lines - 1 do yt[#yt + 1] = string.format("'%s' %.2f", o.tics and l * o.line // U or '', first - l) end
     y = first - lines + 1
-    drawn.rows[#drawn.rows + 1] = {name = r[1], sectors = n}
-    labels[#labels] = labels[#labels]:format(gq(r[1] .. ': ' .. n .. ' sectors'))
+    drawn.rows[#drawn.rows + 1] = {name = r.name, sectors = #secs}
   end
   local script = STYLE .. "set key outside top center horizontal\nset border 1\nset grid noytics noxtics\n" ..
-    string.format("set xrange [-1:%d]\nset yrange [%.2f:%.2f]\n", LINE, y - 0.6, -0.4) ..
+    string.format("set xrange [%.2f:%.2f]\nset yrange [%.2f:%.2f]\n", -o.line / U / 128, o.line / U * 1.01, y - 0.6, -0.4) ..
     "set ytics scale 0 font ',10' (" .. table.concat(yt, ', ') .. ")\n" ..
-    string.format("set xtics scale 1 0,%d\nset xlabel %s\n", math.max(8, LINE // 8),
-      gq('float index (+ the left number); box: a 32-byte sector')) ..
+    string.format("set xtics scale 1 0,%d\nset xlabel %s\n", o.xstep or o.line // U // 8, gq(o.xlabel)) ..
     table.concat(labels, '\n') .. '\n' .. table.concat(sep, '\n') .. '\n' ..
-    "$used << EOD\n" .. table.concat(used, '\n') .. "\nEOD\n$waste << EOD\n" .. (#waste > 0 and table.concat(waste, '\n') or 'NaN NaN') .. "\nEOD\n" ..
-    "plot $used using 1:2:($1-0.5):($1+0.5):($2-0.3):($2+0.3) with boxxyerror fs solid 1.0 noborder fc rgb '#2a6fb0' title 'float a lane reads', \\\n" ..
-    "     $waste using 1:2:($1-0.5):($1+0.5):($2-0.3):($2+0.3) with boxxyerror fs solid 1.0 noborder fc rgb '#c8c8c8' title 'fetched, not needed'\n"
+    "$used << EOD\n" .. table.concat(used, '\n') .. "\nEOD\n$waste << EOD\n" .. table.concat(waste, '\n') .. "\nEOD\n" ..
+    "plot $waste using 1:2:3:4:($2-0.3):($2+0.3) with boxxyerror fs solid 1.0 noborder fc rgb '#c8c8c8' title 'in a touched sector, not needed', \\\n" ..
+    "     $used using 1:2:3:4:($2-0.3):($2+0.3) with boxxyerror fs solid 1.0 noborder fc rgb '#2a6fb0' title " .. gq(o.needed) ..
+    (o.marked and (", \\\n     NaN with lines lw 2 lc rgb '#333333' title " .. gq(o.marked)) or '') .. "\n"
   return render_chart('ch' .. nn .. '-sectors', script, 110 + 34 * -y, 680), drawn
 end
 

@@ -520,9 +520,16 @@ def diagrams(figures_path):
     branch targets / (size / 32), and lanes per pass, threads per warp instruction; chapter 19's uses of a loaded float per global load: each FFMA uses
     one float of A and one of B, so the uses per load are 2 x FFMA over the floats loaded from global
     memory, counted twice: ncu's thread FFMAs over 32 floats a global load request, and the kernel's
-    SASS FFMA over its LDG, one float a thread each; 1 naive, the tile tiled) draws each
+    SASS FFMA over its LDG, one float a thread each; 1 naive, the tile tiled; chapter 16's sectors per load request,
+    l1tex__t_sectors / l1tex__t_requests of op_ld, each program's first request of one warp, whose
+    32 lanes read whole records from a sector boundary as the whole launch's requests do) draws each
     within half of what every GPU recorded for the same program, a figure a GPU did not record
-    failing it. On a streams timeline (chapters 02, 03, 05) the caption's milliseconds and kernels at once are drawn too,
+    failing it. Where one warp's request is not
+    the launch's mean (chapter 17: a row's warps also load the vector's neighbours and, in packed
+    rows, the peeled pixels a thread each, and its last warp is partial), the figure's "within"
+    sets a tighter rule: chapter 17's picture draws warp 0's vector load, and its per_request is
+    the same address model over every warp's loads of 32 rows (the row starts repeat modulo 32
+    bytes within them) at each program's recorded pitch, within 0.05 of the recorded ratio. On a streams timeline (chapters 02, 03, 05) the caption's milliseconds and kernels at once are drawn too,
     and the figures it restates are what the GPU it is drawn from recorded."""
     figs = [f for f in json.load(open(figures_path, encoding="utf-8"))
             if re.search(r"-(sectors|banks|divergence|traffic|occupancy|timeline|local|requests|streams|inflight|tiling)\.svg$", f["svg"])]
@@ -541,7 +548,7 @@ def diagrams(figures_path):
                       "that binds in its own colour" + (f"; {bad[:3]}" if bad else ""))
         drawn = svg_text(f["svg"])
         said = [m.group(1) or m.group(0) for m in re.finditer(
-            r"\d+ sectors|\d+-way|\d+ passes for 2 warps|\d+ bytes|\d+ registers(?:, \d+ warps| \+ \d+ B local)|\d+ warps|"
+            r"\d+ sectors?\b|\d+-way|\d+ passes for 2 warps|\d+ bytes|\d+ registers(?:, \d+ warps| \+ \d+ B local)|\d+ warps|"
             r"\d+ times in 3|\b\d+ requests?\b|memory in (\d+ pass(?:es)?)\b|\d+\.\d+ ms|\d+(?:\.\d+)? kernels at once|"
             r"\d+ uses? per global load|\d+ loads?, \d+ uses",
             f["caption"])]
@@ -589,9 +596,10 @@ def diagrams(figures_path):
         if per is not None:
             wrong = [f"{r['gpu']} {r['program']} {r['what']}: drawn {r['drawn']:g}, recorded " +
                      ("nothing" if r.get("recorded") is None else f"{r['recorded']:.2f}")
-                     for r in per if r.get("recorded") is None or abs(r["drawn"] - r["recorded"]) >= 0.5]
+                     for r in per if r.get("recorded") is None or abs(r["drawn"] - r["recorded"]) >= r.get("within", 0.5)]
             what = sorted({r["what"] for r in per})
-            check(per and not wrong, f"{f['label']}: its {', '.join(what)} are within half of what each GPU recorded "
+            within = "half" if all("within" not in r for r in per) else f"{max(r.get('within', 0.5) for r in per):g}"
+            check(per and not wrong, f"{f['label']}: its {', '.join(what)} are within {within} of what each GPU recorded "
                   f"({len(per)} recorded)" + (f"; differ: {wrong[:4]}" if wrong else ""))
         if "streams" in f["svg"]:
             said, wrong = restated(f)
