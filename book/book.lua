@@ -610,42 +610,6 @@ local function recorded(c, name)
   return out
 end
 
--- The host's CUDA calls in a loop listing, run for a few iterations on a model clock: each call
--- takes the host a unit (a launch less), a kernel the GPU a longer one, and a call that waits for
--- the device (a wrappers' comment says "waits until the device is idle") starts only when the
--- GPU is idle. The branch of an "if (w->strategy == STRATEGY_X)" the chapter's default strategy
--- takes is kept. Returns {host = {{x0, x1, label}}, gpu = {...}, waits = n} or nil.
-local function alloc_timeline(code, waits_for, default_strategy, iters)
-  local cond, yes, no = code:match('if%s*%(w%->strategy%s*==%s*STRATEGY_(%w+)%)%s*(%b{})%s*else%s*(%b{})')
-  if cond then code = (cond == default_strategy) and yes or no end
-  local pre, loop, post = code:match('^(.-)for%s*%b()%s*(%b{})(.*)$')
-  if not loop then pre, loop, post = code:match('^(.-)for%s*%b()%s*([^;{]+;)(.*)$') end
-  if not loop then return nil end
-  local function calls(text)
-    local out = {}
-    for name in text:gmatch('([%w_]+)%s*%(') do
-      if name:match('^timed_') or name == 'iteration' then out[#out + 1] = name:gsub('^timed_', '') end
-    end
-    return out
-  end
-  local seq = calls(pre)
-  for _ = 1, iters do for _, c in ipairs(calls(loop)) do seq[#seq + 1] = c end end
-  local host, gpu, t, idle, waits = {}, {}, 0, 0, 0
-  for _, c in ipairs(seq) do
-    if c == 'iteration' then
-      for _, k in ipairs({'produce', 'consume'}) do
-        host[#host + 1] = {t, t + 0.3, 'launch'}; t = t + 0.3
-        local s0 = math.max(t, idle); gpu[#gpu + 1] = {s0, s0 + 1.5, k}; idle = s0 + 1.5
-      end
-    else
-      if waits_for[c] and idle > t then host[#host + 1] = {t, idle, 'wait'}; t = idle; waits = waits + 1 end
-      local d = c:match('Async$') and 0.3 or 1
-      host[#host + 1] = {t, t + d, c}; t = t + d
-    end
-  end
-  return {host = host, gpu = gpu, waits = waits, calls = #calls(loop) * iters + #calls(pre)}
-end
-
 -- The figures a GPU recorded for a chapter ({metric -> {program -> value}}), the GPU the first
 -- results row was measured on (the H100's file, first), and every GPU's host figures as a list,
 -- for check_pdf.py diagrams to compare with what a caption restates.
@@ -806,29 +770,58 @@ end
 
 local DIAGRAMS = {
   ['36'] = function(c)
-    local waits_for, progs = {}, {}
-    local h = read_file(c.folder .. '/problem.h') or ''
-    for name, body in h:gmatch('static inline void timed_([%w_]+)%s*%b()%s*(%b{})') do
-      if body:match('waits until the device is idle') then waits_for[name] = true end
-    end
-    local strategy
-    for name, v in h:gmatch('STRATEGY_(%w+)%s*=%s*(%d+)') do
-      if v == (((c.results[1] or {}).knobs or ''):match('strategy=(%d+)') or '0') then strategy = name end
-    end
-    for _, b in ipairs(c.blocks) do
-      if b.kind == 'listing' and b.marker == 'loop' then
-        local tl = alloc_timeline(b.code, waits_for, strategy, 3)
-        if tl then progs[#progs + 1] = {b.file:gsub('%.cu$', ''), tl} end
+    -- Three iterations of each program's loop on a model clock, from the figures the first
+    -- results GPU recorded: naive's cudaMalloc as long as it took in the loop (host:loop_alloc_us),
+    -- its cudaFree waiting until the GPU is idle and then as long as a cudaFree took on an idle
+    -- device (host:free_us); a launch the host's time per iteration outside the allocation calls,
+    -- halved (results median / iterations - host:calls_us_per_iter: two launches); a kernel half
+    -- the optimized loop's time per iteration (two kernels, queued ahead: GPU-bound). A kernel starts
+    -- when its launch is done and the GPU is free. The optimized program's one cudaMalloc before its
+    -- 200 iterations and one cudaFree after them are left out.
+    local ev, at, all = one_gpu(c)
+    local per = {}
+    for _, r in ipairs((c.results[1] or {}).rows or {}) do per[r.variant] = ev and ev.iterations and r.median_us / ev.iterations[r.variant] end
+    if not (ev and per.naive and per.optimized and ev.loop_alloc_us and ev.free_us and ev.calls_us_per_iter) then return nil end
+    local said, panels, ends, waits, allocs = {}, {}, {}, {}, {}
+    local function say(prog, metric, fmt) return stated(said, at.gpu, prog, metric, ev[metric][prog], fmt) end
+    local L, K = (per.naive - ev.calls_us_per_iter.naive) / 2, per.optimized / 2
+    local ALLOC, FREE, LAUNCH, WAIT, KERNEL = '#e3a08a', '#c4a484', '#9a9a9a', '#d1603d', {'#2a6fb0', '#5b9bd5'}
+    for p, prog in ipairs({'naive', 'optimized'}) do
+      local boxes, host, gpu = {}, 0, 0
+      waits[p], allocs[p] = 0, 0
+      for _ = 1, 3 do
+        if p == 1 then boxes[#boxes + 1] = {host, host + ev.loop_alloc_us.naive, 2, ALLOC}; host = host + ev.loop_alloc_us.naive; allocs[p] = allocs[p] + 1 end
+        for k = 1, 2 do
+          boxes[#boxes + 1] = {host, host + L, 2, LAUNCH}; host = host + L
+          local t0 = math.max(host, gpu)
+          boxes[#boxes + 1] = {t0, t0 + K, 1, KERNEL[k]}; gpu = t0 + K
+        end
+        if p == 1 then
+          if gpu > host then boxes[#boxes + 1] = {host, gpu, 2, WAIT}; host = gpu; waits[p] = waits[p] + 1 end
+          boxes[#boxes + 1] = {host, host + ev.free_us.naive, 2, FREE}; host = host + ev.free_us.naive
+        end
       end
+      ends[p] = math.max(host, gpu)
+      panels[p] = {boxes = boxes, half = 0.34, yrange = {0.45, 3.6}, ytics = {{'host', 2}, {'GPU', 1}},
+        title = string.format('%s: waits %d times in 3 iterations, %.1f µs', prog, waits[p], ends[p]),
+        marks = {{3 * per[prog], string.format('measured 3 × %.1f µs', per[prog]), 3.0}}}
     end
-    if #progs < 2 or not next(waits_for) then return nil end
-    local svg, drawn = charts.timeline(c.nn, progs)
-    local function n(k) return drawn.programs[k].waits end
-    return figure_block(c.nn, 'Chapter ' .. c.number .. ': three iterations of each program\'s loop on a model clock (each call a ' ..
-      'unit of host time, each kernel a longer one of GPU time): naive waits for the device ' .. n(1) .. ' times in 3 iterations, its ' ..
-      'GPU idle while the host frees and allocates; optimized waits ' .. n(2) .. ' times in 3 iterations, its kernels back to back. ' ..
-      'Computed by running the calls of each loop listing in order (the branch of the default strategy, ' .. (strategy or '?'):lower() ..
-      '), not drawn by hand; the lengths are a model, the measured times are in the tables.', svg, drawn)
+    local svg, drawn = charts.streams(c.nn, panels, 'µs on a model clock (' .. at.short:match('^%S+') .. ')',
+      {{'cudaMalloc ' .. say('naive', 'loop_alloc_us', '%.1f µs'), ALLOC}, {'cudaFree ' .. say('naive', 'free_us', '%.1f µs'), FREE},
+       {'launch', LAUNCH}, {'wait for the device', WAIT}, {'kernel', KERNEL[1]}}, 400)
+    drawn.said, drawn.recorded, drawn.gpu, drawn.per_request = said, all, at.gpu, {}
+    against(drawn.per_request, records(c), 'allocation calls per iteration', {{'naive', allocs[1] / 3}, {'optimized', allocs[2] / 3}},
+      function(m, _, prog) return m.alloc_calls_per_iter[prog] end)
+    return figure_block(c.nn, 'Chapter ' .. c.number .. ': three iterations of each program\'s loop on a model clock, from what the ' ..
+      at.short:match('^%S+') .. ' recorded: naive\'s cudaMalloc as long as it took in the loop (' .. say('naive', 'loop_alloc_us', '%.1f µs') ..
+      '), its cudaFree waiting until the GPU is idle and then as long as a cudaFree took on an idle device (' .. say('naive', 'free_us', '%.1f µs') ..
+      '); each launch half of naive\'s time per iteration outside those calls, each kernel half of the optimized loop\'s time per ' ..
+      'iteration. Naive waits for the device ' .. waits[1] .. ' times in 3 iterations, its GPU idle while the host frees and allocates: ' ..
+      string.format('%.1f µs', ends[1]) .. ' against ' .. string.format('3 × %.1f µs', per.naive) .. ' measured. Optimized, which ' ..
+      'allocates once before its 200 iterations (not drawn), waits ' .. waits[2] .. ' times in 3 iterations, its kernels back to back: ' ..
+      string.format('%.1f µs', ends[2]) .. ' against ' .. string.format('3 × %.1f µs', per.optimized) .. ' measured. Computed from ' ..
+      'the recorded figures, not drawn by hand; the lengths are a model, the dashed lines the measured times; the book\'s check ' ..
+      'compares the allocation calls per iteration with each GPU\'s record.', svg, drawn)
   end,
   ['01'] = function(c)
     -- The DRAM bytes per element ncu recorded (dram__bytes_read.sum and _write.sum over the size),
@@ -864,14 +857,18 @@ local DIAGRAMS = {
     local g = DATA.gpus[1]
     local cc = g and g.cc and g.cc[1]
     local rules = cc and OCCUPANCY[cc]
-    local src = read_file(c.folder .. '/problem.h') or ''
-    local table_floats = src:match('#define%s+TABLE%s+(%d+)') and src:match('#define%s+TABLE_BYTES%s+%(TABLE%s*%*%s*sizeof%(float%)%)') and
-      tonumber(src:match('#define%s+TABLE%s+(%d+)'))
+    -- The blocks of this kernel the shared memory of an SM holds: Nsight Compute's shared-memory
+    -- limit, the most any launch on the first results GPU got (the driver sets aside less shared
+    -- memory for a launch that needs less: the 1024-thread blocks, 2 to an SM, got room for 3).
+    local recs = records(c)
+    local limit = recs[1] and recs[1].m['launch__occupancy_limit_shared_mem'] or {}
+    local smem_blocks
+    for _, v in pairs(limit) do smem_blocks = math.max(smem_blocks or 0, math.floor(v)) end
     local regs = next(recorded(c, 'registers')) and select(2, next(recorded(c, 'registers'))).naive
     regs = regs and math.floor(regs)
     local block = tonumber(((c.results[1] or {}).knobs or ''):match('block=(%d+)') or '')
-    if not (rules and table_floats and regs and block) then return nil end
-    local smem = table_floats * 4
+    if not (rules and smem_blocks and regs and block) then return nil end
+    local smem = rules.smem // smem_blocks - rules.reserved -- the most a block can take, smem_blocks fitting
     local names = {'warp/block limit', 'register limit', 'shared-memory limit'}
     local curves, best, best_t = {{}, {}, {}, {}}, -1, 0
     for t = 32, 1024, 32 do
@@ -891,9 +888,18 @@ local DIAGRAMS = {
     for gpu, v in pairs(warps) do
       for prog, w in pairs(v) do drawn.recorded[#drawn.recorded + 1] = {gpu = gpu, program = prog, x = threads[gpu][prog], warps = w} end
     end
+    -- The shared-memory limit it draws, in blocks, at the naive program's launches (the launches
+    -- that get the SM's whole shared memory), against Nsight Compute's on each GPU.
+    local naive_runs = {}
+    for prog, t in pairs(threads[recs[1].gpu] or {}) do
+      if prog:match('^naive') then naive_runs[#naive_runs + 1] = {prog, select(2, resident(rules, t, regs, smem))[3] // ((t + 31) // 32)} end
+    end
+    table.sort(naive_runs, function(a, b) return a[1] < b[1] end)
+    drawn.per_request = {}
+    against(drawn.per_request, recs, 'blocks the shared memory holds', naive_runs, function(m, _, prog) return m['launch__occupancy_limit_shared_mem'][prog] end)
     return figure_block(c.nn, 'Chapter ' .. c.number .. ': resident warps per SM against threads per block for this chapter\'s kernel (' ..
-      regs .. ' registers per thread, a table of ' .. smem // 1024 .. ' KB in shared memory per block plus the ' .. rules.reserved // 1024 ..
-      ' KB the system keeps), by the occupancy rules of compute capability ' .. cc .. ': naive\'s ' .. block .. ' threads hold ' ..
+      regs .. ' registers per thread, a table in shared memory that leaves room for ' .. smem_blocks .. ' blocks per SM, as Nsight ' ..
+      'Compute recorded on the ' .. gpu_name(recs[1].gpu):match('^%S+') .. '), by the occupancy rules of compute capability ' .. cc .. ': naive\'s ' .. block .. ' threads hold ' ..
       marks[1][3] .. ' warps, the API\'s choice of ' .. best_t .. ' threads ' .. best .. ' warps. Computed from the kernel\'s resources, ' ..
       'not drawn by hand. The thick line takes the colour of the limit that binds (the ' .. table.concat(drawn.binds, ', then the ') .. '); ' ..
       'the book\'s check compares it with what the occupancy API returned on each GPU (the full record: the evidence appendix of the PDF, the collapsed section at the end of this chapter in the HTML).', svg, drawn)

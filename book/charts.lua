@@ -843,38 +843,6 @@ local function occupancy_diagram(nn, curves, marks, max_warps, axis)
   return render_chart('ch' .. nn .. '-occupancy', script, 340 + 40 * math.max(0, #marks - 2), 680), drawn
 end
 
--- Timeline: for each program, the host's calls and the GPU's kernels on a model clock, one row
--- each, as book.lua ran the program's loop listing; waits for the device in orange.
-local function timeline_diagram(nn, programs)
-  local script = STYLE .. "set multiplot layout " .. #programs .. ",1\nset key outside top center horizontal\nset grid noxtics noytics\nset border 1\n" ..
-    "set yrange [0.4:2.6]\nset xtics scale 0\nset format x ''\nset ytics scale 0 font ',11' ('host' 2, 'GPU' 1)\n"
-  local drawn, right = {programs = {}}, 0
-  for _, p in ipairs(programs) do
-    for _, e in ipairs(p[2].host) do right = math.max(right, e[2]) end
-    for _, e in ipairs(p[2].gpu) do right = math.max(right, e[2]) end
-  end
-  local COLOR = {wait = '#d1603d', launch = '#9a9a9a', produce = '#2a6fb0', consume = '#5b9bd5'}
-  for k, p in ipairs(programs) do
-    local rows, labels = {}, {}
-    for row, list in ipairs({p[2].gpu, p[2].host}) do
-      for _, e in ipairs(list) do
-        local col = COLOR[e[3]] or '#e3a08a'
-        rows[#rows + 1] = string.format('%.2f %.2f %d 0x%s', e[1], e[2], row, col:sub(2))
-        if e[3] == 'wait' then
-          labels[#labels + 1] = string.format("set label %s at %.2f,%d center font ',10' front", gq(e[3]), (e[1] + e[2]) / 2, row)
-        end
-      end
-    end
-    drawn.programs[k] = {name = p[1], waits = p[2].waits}
-    script = script .. string.format("set title %s font ',11'\nset xrange [0:%.2f]\nunset label\n", gq(string.format('%s: waits for the device %d times in 3 iterations', p[1], p[2].waits)), right + 0.2) ..
-      (k == 2 and 'unset key\n' or '') .. table.concat(labels, '\n') .. '\n$t' .. k .. ' << EOD\n' .. table.concat(rows, '\n') .. '\nEOD\n' ..
-      "plot $t" .. k .. " using (($1+$2)/2):3:($1+0.02):($2-0.02):($3-0.32):($3+0.32):4 with boxxyerror fs solid 1.0 noborder lc rgb variable notitle" ..
-      (k == 1 and ", NaN with boxes lc rgb '#e3a08a' title 'allocate or free', NaN with boxes lc rgb '#9a9a9a' title 'launch', " ..
-        "NaN with boxes lc rgb '#d1603d' title 'wait for the device', NaN with boxes lc rgb '#2a6fb0' title 'kernel'\n" or '\n')
-  end
-  return render_chart('ch' .. nn .. '-timeline', script .. 'unset multiplot\n', 320, 680), drawn
-end
-
 -- Local memory: where each program keeps a thread's data and what that costs, in panels of bars:
 -- a row per program, its figures written above its bars, one bar a row or one per GPU, each bar
 -- segments of a value and a colour (a number: that GPU's colour). panels is {{title, rows = {{text, {{{value, colour}...}...}}}}}.
@@ -1125,5 +1093,5 @@ end
 return function(dir, fail_fn)
   CHARTS, fail = dir, fail_fn
   sh('mkdir -p ' .. q(CHARTS))
-  return {chapter = chapter_chart, sweep = sweep_chart, summary = summary_chart, roofline = roofline_chart, own_roofs = own_roofs_chart, sectors = sectors_diagram, banks = banks_diagram, divergence = divergence_diagram, traffic = traffic_diagram, occupancy = occupancy_diagram, timeline = timeline_diagram, localmem = local_diagram, requests = requests_diagram, store_sectors = store_sectors_diagram, streams = streams_diagram, inflight = inflight_diagram, tiling = tiling_diagram, flush = flush}
+  return {chapter = chapter_chart, sweep = sweep_chart, summary = summary_chart, roofline = roofline_chart, own_roofs = own_roofs_chart, sectors = sectors_diagram, banks = banks_diagram, divergence = divergence_diagram, traffic = traffic_diagram, occupancy = occupancy_diagram, localmem = local_diagram, requests = requests_diagram, store_sectors = store_sectors_diagram, streams = streams_diagram, inflight = inflight_diagram, tiling = tiling_diagram, flush = flush}
 end

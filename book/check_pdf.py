@@ -529,10 +529,14 @@ def diagrams(figures_path):
     rows, the peeled pixels a thread each, and its last warp is partial), the figure's "within"
     sets a tighter rule: chapter 17's picture draws warp 0's vector load, and its per_request is
     the same address model over every warp's loads of 32 rows (the row starts repeat modulo 32
-    bytes within them) at each program's recorded pitch, within 0.05 of the recorded ratio. On a streams timeline (chapters 02, 03, 05) the caption's milliseconds and kernels at once are drawn too,
-    and the figures it restates are what the GPU it is drawn from recorded."""
+    bytes within them) at each program's recorded pitch, within 0.05 of the recorded ratio. Chapter 10's shared-memory limit, in
+    blocks at each naive launch, is Nsight Compute's launch__occupancy_limit_shared_mem on each GPU;
+    chapter 36's allocation calls per iteration (one box a call) are each GPU's
+    host:alloc_calls_per_iter. On a streams timeline (chapters 02, 03, 05, 36) the caption's
+    milliseconds, microseconds and kernels at once are drawn too, and the figures it restates are
+    what the GPU it is drawn from recorded."""
     figs = [f for f in json.load(open(figures_path, encoding="utf-8"))
-            if re.search(r"-(sectors|banks|divergence|traffic|occupancy|timeline|local|requests|streams|inflight|tiling)\.svg$", f["svg"])]
+            if re.search(r"-(sectors|banks|divergence|traffic|occupancy|local|requests|streams|inflight|tiling)\.svg$", f["svg"])]
     check(len(figs) >= 6, f"the book has pictures of a mechanism computed from the code ({len(figs)})")
     part = {l.split("\t")[0]: l.split("\t")[2] for l in open("book/chapters.tsv", encoding="utf-8")
             if re.match(r"\d\d\t", l)}
@@ -549,7 +553,7 @@ def diagrams(figures_path):
         drawn = svg_text(f["svg"])
         said = [m.group(1) or m.group(0) for m in re.finditer(
             r"\d+ sectors?\b|\d+-way|\d+ passes for 2 warps|\d+ bytes|\d+ registers(?:, \d+ warps| \+ \d+ B local)|\d+ warps|"
-            r"\d+ times in 3|\b\d+ requests?\b|memory in (\d+ pass(?:es)?)\b|\d+\.\d+ ms|\d+(?:\.\d+)? kernels at once|"
+            r"\d+ times in 3|\b\d+ requests?\b|memory in (\d+ pass(?:es)?)\b|\d+\.\d+ ms|(?:3 × )?\d+\.\d+ µs|\d+(?:\.\d+)? kernels at once|"
             r"\d+ uses? per global load|\d+ loads?, \d+ uses",
             f["caption"])]
         shown = said
