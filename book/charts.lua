@@ -845,31 +845,42 @@ end
 
 -- Local memory: where each program keeps a thread's data and what that costs, in panels of bars:
 -- a row per program, its figures written above its bars, one bar a row or one per GPU, each bar
--- segments of a value and a colour (a number: that GPU's colour). panels is {{title, rows = {{text, {{{value, colour}...}...}}}}}.
-local function local_diagram(nn, panels)
-  local script = STYLE .. "set multiplot layout " .. #panels .. ",1\nunset key\nset border 1\nset grid noxtics noytics\n" ..
-    "unset ytics\nset lmargin 2\nset rmargin 4\nset xtics out scale 0.6 font ',10'\n"
-  for k, p in ipairs(panels) do
-    local boxes, labels, widest = {}, {}, 0
-    for i, r in ipairs(p[2]) do
-      local y = 1.8 * (#p[2] - i) + 1 -- the first row on top, its text above its bars, clear of them
-      for b, bar in ipairs(r[2]) do
-        local x, yb, h = 0, y - 0.2 * (b - 1), #r[2] > 1 and 0.15 or 0.3
-        for _, seg in ipairs(bar) do
-          if seg[1] > 0 then boxes[#boxes + 1] = string.format('%.4g %.4g %.3f %.3f %d', x, x + seg[1], yb - h / 2, yb + h / 2,
-            rgb_int(type(seg[2]) == 'number' and gpu_color(seg[2]) or seg[2])) end
-          x = x + seg[1]
+-- segments of a value and a colour (a number: that GPU's colour). panels is {{title, rows = {{text, {{{value, colour}...}...}}}}};
+-- key, if given, {{name, colour}}: a box each, above the first panel.
+local function local_diagram(nn, panels, key)
+  local function script(cols, top)
+    local s = STYLE .. "set multiplot layout " .. #panels .. ",1\nunset key\nset border 1\nset grid noxtics noytics\n" ..
+      "unset ytics\nset lmargin 2\nset rmargin 4\nset xtics out scale 0.6 font ',10'\n"
+    for k, p in ipairs(panels) do
+      local boxes, labels, widest = {}, {}, 0
+      for i, r in ipairs(p[2]) do
+        local y = 1.8 * (#p[2] - i) + 1 -- the first row on top, its text above its bars, clear of them
+        for b, bar in ipairs(r[2]) do
+          local x, yb, h = 0, y - 0.2 * (b - 1), #r[2] > 1 and 0.15 or 0.3
+          for _, seg in ipairs(bar) do
+            if seg[1] > 0 then boxes[#boxes + 1] = string.format('%.4g %.4g %.3f %.3f %d', x, x + seg[1], yb - h / 2, yb + h / 2,
+              rgb_int(type(seg[2]) == 'number' and gpu_color(seg[2]) or seg[2])) end
+            x = x + seg[1]
+          end
+          widest = math.max(widest, x)
         end
-        widest = math.max(widest, x)
+        labels[#labels + 1] = string.format("set label %s at first 0,%.2f left font ',11' tc rgb '#333333'", gq(r[1]), y + 0.7)
       end
-      labels[#labels + 1] = string.format("set label %s at first 0,%.2f left font ',11' tc rgb '#333333'", gq(r[1]), y + 0.7)
+      local keyed = {}
+      for _, e in ipairs(k == 1 and key or {}) do keyed[#keyed + 1] = ', keyentry with boxes fc rgb ' .. gq(e[2]) .. ' title ' .. gq(e[1]) end
+      s = s .. (#keyed > 0 and string.format("set key at screen 0.5,0.995 center top horizontal maxcols %d\nset tmargin %.1f\n", cols, top) or
+          (k == 2 and key and #key > 0 and "unset key\nset tmargin -1\n" or '')) ..
+        string.format("set title %s font ',11'\nunset label\nset xrange [0:%.4g]\nset yrange [0.4:%.2f]\n",
+          gq(p[1]), widest * 1.04 + 1e-9, 1.8 * (#p[2] - 1) + 2.05) .. table.concat(labels, '\n') .. '\n' ..
+        '$l' .. k .. ' << EOD\n' .. (#boxes > 0 and table.concat(boxes, '\n') or '0 0 0 0 0') .. '\nEOD\n' ..
+        "plot $l" .. k .. " using (($1+$2)/2):(($3+$4)/2):1:2:3:4:5 with boxxyerror fs solid 1.0 noborder lc rgb variable notitle" ..
+        table.concat(keyed) .. "\n"
     end
-    script = script .. string.format("set title %s font ',11'\nunset label\nset xrange [0:%.4g]\nset yrange [0.4:%.2f]\n",
-        gq(p[1]), widest * 1.04 + 1e-9, 1.8 * (#p[2] - 1) + 2.05) .. table.concat(labels, '\n') .. '\n' ..
-      '$l' .. k .. ' << EOD\n' .. (#boxes > 0 and table.concat(boxes, '\n') or '0 0 0 0 0') .. '\nEOD\n' ..
-      "plot $l" .. k .. " using (($1+$2)/2):(($3+$4)/2):1:2:3:4:5 with boxxyerror fs solid 1.0 noborder lc rgb variable notitle\n"
+    return s .. 'unset multiplot\n'
   end
-  return render_chart('ch' .. nn .. '-local', script .. 'unset multiplot\n', 160 * #panels + 10, 680, nil, 180 * #panels + 10)
+  local n = key and #key or 0
+  return render_chart('ch' .. nn .. '-local', script(n, 4.5), 160 * #panels + 10 + (n > 0 and 30 or 0), 680,
+    script(2, 3 + 1.5 * ((n + 1) // 2)), 180 * #panels + 10 + 24 * ((n + 1) // 2))
 end
 
 -- Requests: which lanes of one warp each request (or pass) serves, a panel per program and

@@ -509,7 +509,8 @@ def diagrams(figures_path):
     6 warps, 152 registers, 8 warps, 32 registers + 64 B local) are what its chart shows, the
     occupancy pictures' warps are what each GPU recorded (the occupancy API's answer for the same
     block; ncu's registers, register-limited blocks and theoretical occupancy), and the local-memory
-    picture's figures per record are each GPU's counters over its results' size. A picture that
+    picture's registers, stack frame and sectors per local load and store request (l1tex local
+    sectors / requests, to 0.1) are each GPU's. A picture that
     restates a counter per instruction (its drawn "per_request": chapter 20's sectors per store,
     from l1tex__t_sectors / l1tex__t_requests of op_st; chapter 22's constant-cache requests per
     lookup, 1 + sm__idc_divergent_instruction_replays / the lookup instructions (the recorded size:
@@ -583,18 +584,19 @@ def diagrams(figures_path):
             check(same and not wrong, f"{f['label']}: the resident warps it draws (and the x, the register-limited blocks) "
                   f"are what each GPU recorded ({len(same)} recorded)" + (f"; differ: {wrong[:4]}" if wrong else ""))
         if f["svg"].endswith("-local.svg"):
-            # Each GPU's counters per record (its results' size) against the figures drawn.
+            # Each GPU's counters against the figures drawn: registers, stack bytes, and the local
+            # sectors per load and per store request (sectors over requests, to 0.1; none: 0).
             rows = {r["program"]: r for r in drawn_.get("rows", [])}
             wrong = []
             for r in rec:
                 d = rows.get(r["program"], {})
-                want = (int(r["registers"]), int(r["stack"]), round((r["ld"] + r["st"]) / r["size"]),
-                        round((r["rd"] + r["wr"]) / r["size"]))
-                got = (d.get("registers"), d.get("stack"), d.get("sectors"), d.get("dram", {}).get(r["gpu"]))
+                want = (int(r["registers"]), int(r["stack"]), round(r["ld"] / r["ld_req"], 1) if r["ld_req"] else 0,
+                        round(r["st"] / r["st_req"], 1) if r["st_req"] else 0)
+                got = (d.get("registers"), d.get("stack"), d.get("ld"), d.get("st"))
                 if want != got:
-                    wrong.append(f"{r['gpu']} {r['program']}: registers, stack bytes, local sectors and DRAM bytes "
-                                 f"per record {want}, drawn {got}")
-            check(rec and not wrong, f"{f['label']}: the registers, stack frame, local sectors and DRAM bytes per record it "
+                    wrong.append(f"{r['gpu']} {r['program']}: registers, stack bytes, local sectors per load and per store "
+                                 f"request {want}, drawn {got}")
+            check(rec and not wrong, f"{f['label']}: the registers, stack frame and local sectors per request it "
                   f"draws are what each GPU recorded ({len(rec)} recorded)" + (f"; differ: {wrong[:4]}" if wrong else ""))
         per = f.get("drawn", {}).get("per_request")
         if per is not None:
