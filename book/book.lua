@@ -1252,29 +1252,36 @@ local DIAGRAMS = {
     if not (ev and ev.kernel_us and ev.span_us and ev.kernels_at_once and ev.launch__grid_size and ev.launch__block_size and k.kernels and k.streams) then return nil end
     local said, panels = {}, {}
     local function say(prog, metric, fmt, scale) return stated(said, at.gpu, prog, metric, ev[metric][prog], fmt, scale) end
+    -- Kernels at once in words where the record rounds to one: one kernel at a time.
+    local function at_once(prog, fmt)
+      return math.floor(ev.kernels_at_once[prog] + 0.5) == 1 and 'one kernel at a time' or say(prog, 'kernels_at_once', fmt) .. ' kernels at once'
+    end
+    local COLOR = {'#d1603d', '#2a6fb0'}
     for p, prog in ipairs({'naive', 'optimized'}) do
       -- Kernel i of n starts at i * (span - L) / (n - 1): the recorded span, each kernel the
       -- recorded mean length L, so that the lengths over the span are the recorded kernels at once.
       local L, span, boxes = ev.kernel_us[prog] / 1e3, ev.span_us[prog] / 1e3, {}
       for i = 0, k.kernels - 1 do
         local x0 = i * (span - L) / math.max(k.kernels - 1, 1)
-        boxes[#boxes + 1] = {x0, x0 + L, k.kernels - i, p == 1 and '#d1603d' or '#2a6fb0'}
+        boxes[#boxes + 1] = {x0, x0 + L, k.kernels - i, COLOR[p]}
       end
       panels[p] = {boxes = boxes, half = 0.5, yrange = {0.4, k.kernels * 1.22}, ytics = {{'kernel 1', k.kernels}, {'kernel ' .. k.kernels, 1}},
-        title = prog .. (p == 1 and ', one stream: ' or ', ' .. k.streams .. ' streams: ') .. say(prog, 'kernels_at_once', p == 1 and '%.2f' or '%.1f') .. ' kernels at once',
-        marks = {{span, (p == 1 and 'all end at ' or 'all ' .. k.kernels .. ' end at ') .. say(prog, 'span_us', '%.2f ms', 1e-3), k.kernels * 1.12}}}
+        title = prog .. (p == 1 and ', one stream: ' or ', ' .. k.streams .. ' streams: ') .. at_once(prog, '%.1f'),
+        marks = {{span, (p == 1 and 'all end at ' or 'all ' .. k.kernels .. ' end at ') .. say(prog, 'span_us', '%.2f ms', 1e-3), k.kernels * 1.12, 0.6}},
+        own = p == 2} -- the optimized program's span, a sliver of naive's, on its own axis
     end
     local blocks, threads = ev.launch__grid_size.naive / k.kernels, ev.launch__block_size.naive / k.kernels
-    local svg, drawn = charts.streams(c.nn, panels, 'ms on a model clock; each kernel ' .. say('naive', 'kernel_us', '%.2f ms', 1e-3) .. ' (' .. at.short:match('^%S+') .. ')', {}, 400)
+    local svg, drawn = charts.streams(c.nn, panels, 'ms on a model clock; each kernel ' .. say('naive', 'kernel_us', '%.2f ms', 1e-3) .. ' (' .. at.short:match('^%S+') .. ')',
+      {{'naive', COLOR[1]}, {'optimized', COLOR[2]}}, 420)
     drawn.said, drawn.recorded, drawn.gpu = said, all, at.gpu
     return figure_block(c.nn, 'Chapter ' .. c.number .. ': the ' .. k.kernels .. ' kernels of each program on a model clock, a row each, ' ..
       'each kernel ' .. string.format('%g block of %g threads', blocks, threads) .. ' (as profiled) on one SM, as long as the ' ..
       at.short .. ' recorded it (' .. say('naive', 'kernel_us', '%.2f ms', 1e-3) .. '). Naive launches them into one stream: one after ' ..
-      'another, ' .. say('naive', 'kernels_at_once', '%.2f') .. ' kernels at once, all done at ' .. say('naive', 'span_us', '%.2f ms', 1e-3) ..
-      '. Optimized launches kernel k into stream k of ' .. k.streams .. ': side by side, ' .. say('optimized', 'kernels_at_once', '%.1f') ..
-      ' kernels at once, all done at ' .. say('optimized', 'span_us', '%.2f ms', 1e-3) .. '. Each kernel starts at an even share of the ' ..
+      'another, ' .. at_once('naive', '%.1f') .. ', all done at ' .. say('naive', 'span_us', '%.2f ms', 1e-3) ..
+      '. Optimized launches kernel k into stream k of ' .. k.streams .. ': side by side, ' .. at_once('optimized', '%.1f') ..
+      ', all done at ' .. say('optimized', 'span_us', '%.2f ms', 1e-3) .. '. Each kernel starts at an even share of the ' ..
       'recorded span less its length, so that the lengths over the span are the kernels at once the GPU\'s clock recorded; the starts ' ..
-      'are a model, not drawn by hand.', svg, drawn)
+      'are a model, not drawn by hand. The optimized panel has a time axis of its own (on naive\'s it would be a sliver).', svg, drawn)
   end,
   ['06'] = function(c)
     -- One 4-byte float per thread-load (the DRAM bytes read per element), one load in flight per

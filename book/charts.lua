@@ -961,9 +961,11 @@ end
 
 -- Streams: each program's work on a model clock, a panel per program: a box per operation
 -- ({x0, x1, row, colour, text inside or nil}) in rows named by ytics ({{name, y}}), a dashed line
--- where a recorded time ends ({x, text, y of the text}: the line up to its text, in an empty row
--- above the boxes, so that a higher text clears a lower line), a title per panel; all panels
--- share one time axis, so that their lengths compare.
+-- where a recorded time ends ({x, text, y of the text, gap}: the line up to its text, in an empty row
+-- above the boxes, so that a higher text clears a lower line; gap, if given, characters more between
+-- them), a title per panel; all panels
+-- share one time axis, so that their lengths compare, but a panel with own = true (own_margin: its
+-- right edge, a factor of its extent) has its own.
 local function streams_diagram(nn, panels, xlabel, key, height)
   local right = 0
   for _, p in ipairs(panels) do
@@ -971,11 +973,22 @@ local function streams_diagram(nn, panels, xlabel, key, height)
     for _, m in ipairs(p.marks) do right = math.max(right, m[1]) end
   end
   right = right * 1.03
-  local gap, drawn = right * 0.0012, {titles = {}}
+  local shared, drawn = right, {titles = {}}
   local script = STYLE .. 'set multiplot layout ' .. #panels .. ",1\nset key outside top center horizontal\nset grid noxtics noytics\nset border 1\n" ..
     string.format("set xrange [0:%.5g]\nset xtics scale 1\nset ytics scale 0 font ',10'\n", right)
   for k, p in ipairs(panels) do
     local rows, text = {}, {}
+    if p.own then -- a panel on a time axis of its own: its own extent
+      right = 0
+      for _, b in ipairs(p.boxes) do right = math.max(right, b[2]) end
+      for _, m in ipairs(p.marks) do right = math.max(right, m[1]) end
+      right = right * (p.own_margin or 1.03)
+      script = script .. string.format("set xrange [0:%.5g]\n", right)
+    elseif right ~= shared then -- after a panel of its own: the shared axis again
+      right = shared
+      script = script .. string.format("set xrange [0:%.5g]\n", right)
+    end
+    local gap = right * 0.0012
     for _, b in ipairs(p.boxes) do
       rows[#rows + 1] = string.format('%.5g %.5g %.3f %d', b[1] + gap, math.max(b[1] + gap, b[2] - gap), b[3], rgb_int(b[4]))
       if b[5] then text[#text + 1] = string.format("set label %s at %.5g,%.3f center font ',10' tc rgb '#ffffff' front", gq(b[5]), (b[1] + b[2]) / 2, b[3]) end
@@ -983,7 +996,8 @@ local function streams_diagram(nn, panels, xlabel, key, height)
     for _, m in ipairs(p.marks) do
       local left = m[1] > right / 2 -- the text on the side of the line with room for it
       text[#text + 1] = string.format("set arrow from %.5g,%.3f to %.5g,%.3f nohead dt 2 lw 1.5 lc rgb '#333333' front", m[1], p.yrange[1], m[1], m[3] + 0.06 * (p.yrange[2] - p.yrange[1]))
-      text[#text + 1] = string.format("set label %s at %.5g,%.3f %s font ',10' front", gq(m[2]), m[1] + (left and -1 or 1) * right * 0.008, m[3], left and 'right' or 'left')
+      text[#text + 1] = string.format("set label %s at %.5g,%.3f %s font ',10' front", gq(m[2]), m[1] + (left and -1 or 1) * right * 0.008, m[3], left and 'right' or 'left') ..
+        (m[4] and string.format(' offset %.2f,0', (left and -1 or 1) * m[4]) or '') -- m[4]: a further gap, in characters
     end
     local yt = {}
     for _, t in ipairs(p.ytics) do yt[#yt + 1] = gq(t[1]) .. ' ' .. t[2] end
