@@ -1003,33 +1003,45 @@ local DIAGRAMS = {
       if math.min(table.unpack(curves[k])) <= rules.warps then named[#named + 1] = {names[k], curves[k]} end
     end
     named[#named + 1] = {'resident warps', curves[4]}
-    local marks, seen = {}, {}
+    -- Each point labelled with what it costs, from the first GPU's record: the bytes ptxas spilled
+    -- (its spill stores) and the kernel's time as Nsight Compute measured it (the one time recorded
+    -- for the min-blocks builds, which have no results rows).
+    local _, _, all = one_gpu(c)
+    local spill, time = recorded(c, 'spill_store_bytes')[ev.gpu] or {}, recorded(c, 'gpu__time_duration.sum')[ev.gpu] or {}
+    local marks, seen, said, costs = {}, {}, {}, {}
     for _, p in ipairs(ev.programs) do -- an option that leaves a program's registers as they were adds no point
       local base, opt = p:match('^([^%[]+)%[?([^%]]*)')
       local r = regs[p] and math.floor(regs[p])
       if r and not seen[base .. r] then
+        if not (spill[p] and time[p]) then return nil end
         seen[base .. r] = true
         local least, limits = resident(rules, block, r, smem[p] or 0)
-        marks[#marks + 1] = {opt ~= '' and opt:gsub('^%-%-', '') or base, r, least, {program = p, blocks = limits[2] // wpb}}
+        local name = opt ~= '' and opt:gsub('^%-%-', '') or base
+        local cost = stated(said, ev.gpu, p, 'spill_store_bytes', spill[p], '%.0f B spilled') .. ', ' ..
+          stated(said, ev.gpu, p, 'gpu__time_duration.sum', time[p], '%.0f µs', 1e-3)
+        costs[#costs + 1] = cost
+        marks[#marks + 1] = {name, r, least, {program = p, blocks = limits[2] // wpb}, {name, r .. ' registers, ' .. least .. ' warps', cost}}
       end
     end
     local svg, drawn = charts.occupancy(c.nn, named, marks, rules.warps,
-      {xs = xs, label = 'registers per thread', unit = 'registers', range = '0:264', tics = '0,32'})
-    drawn.max_warps, drawn.recorded = rules.warps, {}
+      {xs = xs, label = 'registers per thread', unit = 'registers', range = '0:264', tics = '0,32', direct = 130})
+    drawn.max_warps, drawn.recorded, drawn.said, drawn.figures, drawn.gpu = rules.warps, {}, said, all, ev.gpu
     for gpu, v in pairs(occ) do
       for p, pct in pairs(v) do
         drawn.recorded[#drawn.recorded + 1] = {gpu = gpu, program = p, x = (ncu_regs[gpu] or {})[p], pct = pct, blocks = (lim[gpu] or {})[p]}
       end
     end
-    local said = {}
-    for k, m in ipairs(marks) do said[k] = m[1] .. ': ' .. m[2] .. ' registers, ' .. m[3] .. ' warps' end
+    local points = {}
+    for k, m in ipairs(marks) do points[k] = m[1] .. ': ' .. m[2] .. ' registers, ' .. m[3] .. ' warps, ' .. costs[k] end
     return figure_block(c.nn, 'Chapter ' .. c.number .. ': resident warps per SM against registers per thread for blocks of ' .. block ..
       ' threads, by the occupancy rules of compute capability ' .. cc .. ' (' .. rules.regs .. ' registers per SM, given to a warp ' ..
       rules.reg_unit .. ' at a time), each program at the registers ptxas gave it (and the optimized program built for 3 and 4 ' ..
-      'blocks per SM, min-blocks 3 and 4): ' .. table.concat(said, '; ') .. '. The block size is the warps ncu found resident for naive over ' ..
-      'the blocks its register limit allowed. Computed from the recorded registers, not drawn by hand; the thick line takes the ' ..
+      'blocks per SM, min-blocks 3 and 4), with the bytes ptxas spilled to local memory and the kernel\'s time on the ' ..
+      gpu_name(ev.gpu):match('^%S+') .. ' (Nsight Compute): ' .. table.concat(points, '; ') .. '. More warps bought with spills run ' ..
+      'slower. Computed from the recorded registers, not drawn by hand; the thick line takes the ' ..
       'colour of the limit that binds (the ' .. table.concat(drawn.binds, ', then the ') .. '), and the book\'s check compares each ' ..
-      'point with the registers, register-limited blocks and theoretical occupancy ncu recorded on each GPU.', svg, drawn)
+      'point with the registers, register-limited blocks and theoretical occupancy ncu recorded on each GPU, and its spills and ' ..
+      'time with the ' .. gpu_name(ev.gpu):match('^%S+') .. '\'s record.', svg, drawn)
   end,
   ['18'] = function(c)
     -- Where each program keeps a thread's data (ptxas: registers, stack frame) and the 32-byte

@@ -789,7 +789,8 @@ end
 -- resource, under each limit of the SM and all of them (the least), with the programs marked.
 -- curves is {{name, {warps at each x}}}, the last the resident warps; marks is {{name, x, warps,
 -- extra}} (extra: fields the check compares, the program's name among them); axis is {xs = {x...},
--- label, unit, range, tics}, the default threads 32, 64, ... 1024.
+-- label, unit, range, tics, direct}, the default threads 32, 64, ... 1024; direct: the marks
+-- labelled by their lines (mk[5]) in a column at that x, not in the key, and no dashed limits.
 local function occupancy_diagram(nn, curves, marks, max_warps, axis)
   local ax = axis or {xs = {}, label = 'threads per block', range = '0:1056', tics = '0,128'}
   if not axis then for t = 32, 1024, 32 do ax.xs[#ax.xs + 1] = t end end
@@ -805,7 +806,7 @@ local function occupancy_diagram(nn, curves, marks, max_warps, axis)
     for k = 1, limits do if curves[k][2][i] == resident[i] then return k end end
     return 1
   end
-  for k = 1, limits do
+  for k = 1, ax.direct and 0 or limits do -- labelled directly: the limits only in the thick line's colours
     local rows = {}
     for i, w in ipairs(curves[k][2]) do rows[#rows + 1] = string.format('%d %d', xs[i], w) end
     data[#data + 1] = '$c' .. k .. ' << EOD\n' .. table.concat(rows, '\n') .. '\nEOD'
@@ -828,19 +829,36 @@ local function occupancy_diagram(nn, curves, marks, max_warps, axis)
     plot[#plot + 1] = string.format("keyentry with lines lw 2.5 lc rgb '%s' title %s", dark[k],
       gq('resident: ' .. curves[k][1]:gsub(' limit$', '') .. ' binds'))
   end
-  for k, mk in ipairs(marks) do -- each program's point, named in the key
+  -- Labelled directly (ax.direct): each point's lines (mk[5]) in a column at x = ax.direct, the
+  -- highest point's on top, a thin line from the point to its text.
+  local order_m, texts = {}, {}
+  for k in ipairs(marks) do order_m[k] = k end
+  table.sort(order_m, function(a, b) return marks[a][3] > marks[b][3] end)
+  local top, LINE = max_warps + 2, 3.4
+  for _, k in ipairs(ax.direct and order_m or {}) do
+    local mk = marks[k]
+    local below = top - LINE * (#mk[5] - 1) - 2.2 -- under its last line: where a point right of the column points
+    texts[#texts + 1] = mk[2] < ax.direct and
+      string.format("set arrow from %d,%d to %.1f,%.2f nohead lw 0.8 lc rgb '#777777' back", mk[2], mk[3], ax.direct - 2, top - 0.5) or
+      string.format("set arrow from %d,%d to %d,%.2f nohead lw 0.8 lc rgb '#777777' back", mk[2], mk[3], mk[2], below)
+    for i, line in ipairs(mk[5]) do
+      texts[#texts + 1] = string.format("set label %s at %.1f,%.2f left font ',10' tc rgb '#222222'", gq(line), ax.direct, top - LINE * (i - 1))
+    end
+    top = top - LINE * #mk[5] - 1.6
+  end
+  for k, mk in ipairs(marks) do -- each program's point, named in the key (or labelled directly)
     m[#m + 1] = string.format('$m%d << EOD\n%d %d\nEOD', k, mk[2], mk[3])
-    plot[#plot + 1] = string.format("$m%d using 1:2 with points pt %d ps 1.4 lc rgb '#000000' title %s", k, ({6, 7, 5, 9, 4})[(k - 1) % 5 + 1],
-      gq(string.format('%s: %s%d warps', mk[1], axis and string.format('%d %s, ', mk[2], ax.unit) or '', mk[3])))
+    plot[#plot + 1] = string.format("$m%d using 1:2 with points pt %d ps 1.4 lc rgb '#000000' %s", k, ({6, 7, 5, 9, 4})[(k - 1) % 5 + 1],
+      ax.direct and 'notitle' or 'title ' .. gq(string.format('%s: %s%d warps', mk[1], axis and string.format('%d %s, ', mk[2], ax.unit) or '', mk[3])))
     local d = {name = mk[1], x = mk[2], warps = mk[3]}
     for key, v in pairs(mk[4] or {}) do d[key] = v end -- what else the check compares (the program, its blocks)
     drawn.marks[#drawn.marks + 1] = d
   end
   local script = STYLE .. "set key outside top center horizontal\nset grid ytics\n" ..
     string.format("set xrange [%s]\nset yrange [0:%d]\nset xtics %s scale 1\nset ytics 0,8\n", ax.range, max_warps + 6, ax.tics) ..
-    "set xlabel " .. gq(ax.label) .. "\nset ylabel 'resident warps per SM'\n" ..
+    "set xlabel " .. gq(ax.label) .. "\nset ylabel 'resident warps per SM'\n" .. (#texts > 0 and table.concat(texts, '\n') .. '\n' or '') ..
     table.concat(data, '\n') .. '\n' .. table.concat(m, '\n') .. '\nplot ' .. table.concat(plot, ', \\\n     ') .. '\n'
-  return render_chart('ch' .. nn .. '-occupancy', script, 340 + 40 * math.max(0, #marks - 2), 680), drawn
+  return render_chart('ch' .. nn .. '-occupancy', script, ax.direct and 360 or 340 + 40 * math.max(0, #marks - 2), 680), drawn
 end
 
 -- Local memory: where each program keeps a thread's data and what that costs, in panels of bars:

@@ -429,7 +429,8 @@ def diagram_legible(path, drawn):
     through a row's label (a text's box, 0.6 em a character); an occupancy picture whose resident
     warps are not drawn in the colour of each limit that binds them, as its key says; a streams
     timeline with a text over another or a measured time's dashed line through a text; a tiling
-    picture with a row of floats thinner than MIN_SLOT, a text over another or off the canvas."""
+    picture with a row of floats thinner than MIN_SLOT, a text over another or off the canvas (an
+    occupancy picture: a text over another or off the canvas too)."""
     svg = open(path, encoding="utf-8", errors="replace").read()
     bad = []
     if path.endswith(("-sectors.svg", "-sectors-phone.svg")):
@@ -476,7 +477,7 @@ def diagram_legible(path, drawn):
         thin = min((min(max(p[0::2]) - min(p[0::2]), max(p[1::2]) - min(p[1::2])) for p in boxes if len(p) >= 8), default=0)
         if thin < MIN_SLOT:
             bad.append(f"a row of floats is {thin:.2f} units thick")
-    if path.endswith(("-inflight.svg", "-inflight-phone.svg", "-tiling.svg", "-tiling-phone.svg")):
+    if path.endswith(("-inflight.svg", "-inflight-phone.svg", "-tiling.svg", "-tiling-phone.svg", "-occupancy.svg", "-occupancy-phone.svg")):
         width = float(re.search(r'<svg[^>]*\swidth="([\d.]+)', svg).group(1))
         boxes = label_boxes(path)
         bad += [f"\"{a[0]}\" overlaps \"{b[0]}\"" for i, a in enumerate(boxes) for b in boxes[i + 1:]
@@ -489,7 +490,7 @@ def restated(f):
     """What a picture drawn from one GPU's record restates of it (drawn.said: the text as printed,
     the GPU, program and metric), against that GPU's recorded value at the printed precision."""
     d = f.get("drawn") or {}
-    rec = {(r["gpu"], r["program"], r["metric"]): r["value"] for r in d.get("recorded", [])}
+    rec = {(r["gpu"], r["program"], r["metric"]): r["value"] for r in d.get("recorded", []) + d.get("figures", []) if "metric" in r}
     wrong = []
     for s in d.get("said", []):
         num = re.match(r"[\d.]+", s["text"]).group(0)
@@ -533,7 +534,9 @@ def diagrams(figures_path):
     bytes within them) at each program's recorded pitch, within 0.05 of the recorded ratio. Chapter 10's shared-memory limit, in
     blocks at each naive launch, is Nsight Compute's launch__occupancy_limit_shared_mem on each GPU;
     chapter 36's allocation calls per iteration (one box a call) are each GPU's
-    host:alloc_calls_per_iter. On a streams timeline (chapters 02, 03, 05, 36) the caption's
+    host:alloc_calls_per_iter. Chapter 08's spills and times (ptxas spill stores, Nsight Compute's
+    kernel time) are drawn by each point and are what the GPU it is drawn from recorded; no text of
+    an occupancy picture lies over another or off the canvas. On a streams timeline (chapters 02, 03, 05, 36) the caption's
     milliseconds, microseconds and kernels at once are drawn too, and the figures it restates are
     what the GPU it is drawn from recorded."""
     figs = [f for f in json.load(open(figures_path, encoding="utf-8"))
@@ -555,7 +558,7 @@ def diagrams(figures_path):
         said = [m.group(1) or m.group(0) for m in re.finditer(
             r"\d+ sectors?\b|\d+-way|\d+ passes for 2 warps|\d+ bytes|\d+ registers(?:, \d+ warps| \+ \d+ B local)|\d+ warps|"
             r"\d+ times in 3|\b\d+ requests?\b|memory in (\d+ pass(?:es)?)\b|\d+\.\d+ ms|(?:3 × )?\d+\.\d+ µs|\d+(?:\.\d+)? kernels at once|"
-            r"\d+ uses? per global load|\d+ loads?, \d+ uses",
+            r"\d+ uses? per global load|\d+ loads?, \d+ uses|\d+ B spilled, \d+ µs",
             f["caption"])]
         shown = said
         if f["svg"].endswith("-inflight.svg"):  # bytes in flight: its KB and the latency, in ns
@@ -607,7 +610,7 @@ def diagrams(figures_path):
             within = "half" if all("within" not in r for r in per) else f"{max(r.get('within', 0.5) for r in per):g}"
             check(per and not wrong, f"{f['label']}: its {', '.join(what)} are within {within} of what each GPU recorded "
                   f"({len(per)} recorded)" + (f"; differ: {wrong[:4]}" if wrong else ""))
-        if "streams" in f["svg"]:
+        if "streams" in f["svg"] or (f.get("drawn") or {}).get("said"):
             said, wrong = restated(f)
             check(said and not wrong, f"{f['label']}: the recorded figures its caption restates ({len(said)}) are "
                   f"what {(f.get('drawn') or {}).get('gpu')} recorded" + (f"; differ: {wrong[:4]}" if wrong else ""))
