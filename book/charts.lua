@@ -639,9 +639,11 @@ end
 -- units of o.unit bytes; each touched sector grey, the bytes the lanes need blue over it (a gap at
 -- each sector's edge where a run of them is wide enough to keep it). o.xlabel names the axis,
 -- o.xstep its tick step; o.tics: each line's first x as its tick; o.needed, o.marked: the key's
--- words for the blue bytes and the mark.
+-- words for the blue bytes and the mark; o.waste for the grey (default "in a touched sector, not
+-- needed"). A row's more: a second line of words under its name; its other: bytes {byte, bytes}
+-- that other loads need, drawn light orange over the grey and keyed o.other.
 local function sectors_diagram(nn, rows, o)
-  local used, waste, labels, yt, sep, drawn = {}, {}, {}, {}, {}, {rows = {}}
+  local used, waste, other, labels, yt, sep, drawn = {}, {}, {}, {}, {}, {}, {rows = {}}
   local U, y, gap = o.unit, 0, o.line / 300
   local function box(t, x0, x1, yl) t[#t + 1] = string.format('%.3f %.2f %.3f %.3f', (x0 + x1) / 2 / U, yl, x0 / U, x1 / U) end
   for _, r in ipairs(rows) do
@@ -653,17 +655,25 @@ local function sectors_diagram(nn, rows, o)
       end
     end
     table.sort(secs)
-    local runs = {} -- the lanes' bytes, neighbours joined: {from, to}
-    for _, l in ipairs(r.lanes) do runs[#runs + 1] = {l[1], l[1] + l[2]} end
-    table.sort(runs, function(a, b) return a[1] < b[1] end)
-    for k = #runs, 2, -1 do
-      if runs[k][1] <= runs[k - 1][2] then runs[k - 1][2] = math.max(runs[k - 1][2], runs[k][2]); table.remove(runs, k) end
+    local function joined(list) -- bytes {byte, bytes}, neighbours joined: {from, to}
+      local runs = {}
+      for _, l in ipairs(list) do runs[#runs + 1] = {l[1], l[1] + l[2]} end
+      table.sort(runs, function(a, b) return a[1] < b[1] end)
+      for k = #runs, 2, -1 do
+        if runs[k][1] <= runs[k - 1][2] then runs[k - 1][2] = math.max(runs[k - 1][2], runs[k][2]); table.remove(runs, k) end
+      end
+      return runs
     end
+    local runs, others = joined(r.lanes), joined(r.other or {})
     local origin = lo // 32 * 32
     local function at(b) return (b - origin) % o.line, (b - origin) // o.line end -- x in bytes, line
     y = y - 1 -- the row's name on a line of its own, above its boxes
     labels[#labels + 1] = string.format("set label %s at %.2f,%.2f left font ',11' tc rgb '#333333'",
       gq(r.name .. ': ' .. #secs .. (#secs == 1 and ' sector' or ' sectors')), -0.5 * o.line / U / 64, y)
+    if r.more then -- a second line of words under the row's name
+      y = y - 0.75
+      labels[#labels + 1] = string.format("set label %s at %.2f,%.2f left font ',11' tc rgb '#333333'", gq(r.more), -0.5 * o.line / U / 64, y)
+    end
     local first, lines = y - 1, (secs[#secs] * 32 + 31 - origin) // o.line + 1
     for _, s in ipairs(secs) do
       local x, l = at(s * 32)
@@ -671,10 +681,13 @@ local function sectors_diagram(nn, rows, o)
       for _, e in ipairs({x, x + 32}) do
         sep[#sep + 1] = string.format("set arrow from %.3f,%.2f to %.3f,%.2f nohead lw 0.5 lc rgb '#bbbbbb' back", e / U, first - l - 0.38, e / U, first - l + 0.38)
       end
-      for _, ln in ipairs(runs) do -- a run's bytes in this sector, inside its gaps where it is wide
-        local b0, b1 = math.max(ln[1], s * 32) - s * 32, math.min(ln[2], s * 32 + 32) - s * 32
-        local g = b1 - b0 >= 4 * gap and gap or 0
-        if b0 < b1 then box(used, x + math.max(b0, g), x + math.min(b1, 32 - g), first - l) end
+      for _, ts in ipairs({{used, runs}, {other, others}}) do -- a run's bytes in this sector, inside its gaps where it is wide
+        local t = ts[1]
+        for _, ln in ipairs(ts[2]) do
+          local b0, b1 = math.max(ln[1], s * 32) - s * 32, math.min(ln[2], s * 32 + 32) - s * 32
+          local g = b1 - b0 >= 4 * gap and gap or 0
+          if b0 < b1 then box(t, x + math.max(b0, g), x + math.min(b1, 32 - g), first - l) end
+        end
       end
     end
     if r.mark then
@@ -691,8 +704,10 @@ local function sectors_diagram(nn, rows, o)
     string.format("set xtics scale 1 0,%d\nset xlabel %s\n", o.xstep or o.line // U // 8, gq(o.xlabel)) ..
     table.concat(labels, '\n') .. '\n' .. table.concat(sep, '\n') .. '\n' ..
     "$used << EOD\n" .. table.concat(used, '\n') .. "\nEOD\n$waste << EOD\n" .. table.concat(waste, '\n') .. "\nEOD\n" ..
-    "plot $waste using 1:2:3:4:($2-0.3):($2+0.3) with boxxyerror fs solid 1.0 noborder fc rgb '#c8c8c8' title 'in a touched sector, not needed', \\\n" ..
+    (#other > 0 and "$other << EOD\n" .. table.concat(other, '\n') .. "\nEOD\n" or '') ..
+    "plot $waste using 1:2:3:4:($2-0.3):($2+0.3) with boxxyerror fs solid 1.0 noborder fc rgb '#c8c8c8' title " .. gq(o.waste or 'in a touched sector, not needed') .. ", \\\n" ..
     "     $used using 1:2:3:4:($2-0.3):($2+0.3) with boxxyerror fs solid 1.0 noborder fc rgb '#2a6fb0' title " .. gq(o.needed) ..
+    (#other > 0 and (", \\\n     $other using 1:2:3:4:($2-0.3):($2+0.3) with boxxyerror fs solid 1.0 noborder fc rgb '#e3a08a' title " .. gq(o.other)) or '') ..
     (o.marked and (", \\\n     NaN with lines lw 2 lc rgb '#333333' title " .. gq(o.marked)) or '') .. "\n"
   return render_chart('ch' .. nn .. '-sectors', script, 110 + 34 * -y, 680), drawn
 end
@@ -714,45 +729,57 @@ local function banks_diagram(nn, tile, row_lengths)
       worst = math.max(worst, per_bank[bank])
     end
     drawn.panels[#drawn.panels + 1] = {row = rl, ways = worst}
-    script = script .. string.format("set title %s font ',11'\n", gq(string.format('tile[%d][%d]: %d-way', tile, rl, worst))) ..
+    script = script .. string.format("set title %s font ',11'\n", gq(string.format('tile[%d][%d]: %d-way, %d pass%s', tile, rl, worst, worst, worst == 1 and '' or 'es'))) ..
       '$b' .. k .. ' << EOD\n' .. table.concat(pts, '\n') .. '\nEOD\n' ..
       "plot $b" .. k .. " using 1:2:($1-0.45):($1+0.45):($2-0.45):($2+0.45) with boxxyerror fs solid 1.0 noborder fc rgb " ..
       gq(worst > 1 and '#d1603d' or '#2a6fb0') .. '\n'
   end
   script = script .. 'unset multiplot\n'
-  return render_chart('ch' .. nn .. '-banks', script, 340, 680), drawn
+  -- On a phone the panels are stacked, each the column's width, so that a title with its passes fits.
+  local phone = script:gsub('set multiplot layout 1,' .. cols, 'set multiplot layout ' .. cols .. ',1')
+  return render_chart('ch' .. nn .. '-banks', script, 340, 680, phone, 300 * cols), drawn
 end
 
 -- Divergence: for each program, which lanes of two warps run each side of the kernel's branch
 -- (a row per pass a warp makes through the branch: one per side some of its lanes take). passes
 -- is {{name, {warp 0: {side -> {lanes}}, warp 1: ...}}} as book.lua evaluated the branch.
 local function divergence_diagram(nn, programs)
-  local script = STYLE .. "set multiplot layout 1," .. #programs .. "\nunset key\nset grid noxtics noytics\nset border 3\n" ..
+  local script = STYLE .. "set multiplot layout " .. #programs .. ",1\nunset key\nset grid noxtics noytics\nset border 3\n" ..
     "set xrange [-0.5:31.5]\nset xtics 0,8,31 scale 1\nset xlabel 'lane'\n"
-  local drawn = {passes = {}}
+  local drawn, most, widest = {passes = {}}, 0, 0
+  for _, prog in ipairs(programs) do -- every panel as many rows high as the fullest, so that rows are alike
+    local n = 0
+    for _, sides in ipairs(prog[2]) do
+      for _, side in ipairs({'if', 'else'}) do
+        n = n + (#sides[side] > 0 and 1 or 0)
+        widest = math.max(widest, utf8.len(sides.said and sides.said[side] or '') + 14)
+      end
+    end
+    most = math.max(most, n)
+  end
+  script = script .. string.format('set lmargin %d\n', math.ceil(0.8 * widest) + 1) -- the same in each panel, so that their lanes line up
   for k, prog in ipairs(programs) do
     local pts, yt, row = {}, {}, 0
     for w, sides in ipairs(prog[2]) do
       for _, side in ipairs({'if', 'else'}) do
         if #sides[side] > 0 then
           row = row + 1
-          yt[#yt + 1] = gq(string.format('warp %d, %s', w - 1, side)) .. ' ' .. row
+          yt[#yt + 1] = gq(string.format('warp %d, %s', w - 1, side) .. (sides.said and ': ' .. sides.said[side] or '')) .. ' ' .. row
           for _, l in ipairs(sides[side]) do pts[#pts + 1] = string.format('%d %d', l, row) end
         end
       end
     end
     drawn.passes[#drawn.passes + 1] = row
     script = script .. string.format("set title %s font ',11'\nset yrange [%.1f:0.5]\nset ytics scale 0 font ',11' (%s)\n",
-        gq(string.format('%s: %d passes for 2 warps', prog[1], row)), row + 0.5, table.concat(yt, ', ')) ..
+        gq(string.format('%s: %d passes for 2 warps', prog[1], row)), most + 0.5, table.concat(yt, ', ')) ..
       '$d' .. k .. ' << EOD\n' .. table.concat(pts, '\n') .. '\nEOD\n' ..
       "plot $d" .. k .. " using 1:2:($1-0.42):($1+0.42):($2-0.35):($2+0.35) with boxxyerror fs solid 1.0 noborder fc rgb " ..
       gq(row > 2 and '#d1603d' or '#2a6fb0') .. '\n'
   end
-  -- On a phone the panels are stacked, each the column's width: side by side, a panel's title
-  -- runs past the canvas and its lane ticks run together ("0816 24").
+  -- The panels are stacked, each the column's width: side by side, a row's name (its warp, side and
+  -- elements) leaves its lanes little room, and on a phone a panel's title runs past the canvas.
   script = script .. 'unset multiplot\n'
-  local phone = script:gsub('set multiplot layout 1,' .. #programs, 'set multiplot layout ' .. #programs .. ',1')
-  return render_chart('ch' .. nn .. '-divergence', script, 300, 680, phone, 250 * #programs), drawn
+  return render_chart('ch' .. nn .. '-divergence', script, 190 * #programs, 680, nil, 250 * #programs), drawn
 end
 
 -- Traffic: the bytes each element moves through DRAM, kernel by kernel, for each program: a row
@@ -772,7 +799,7 @@ local function traffic_diagram(nn, programs)
     end
     widest = math.max(widest, x)
     drawn.rows[#drawn.rows + 1] = {name = prog[1], kernels = #prog[2], bytes = x}
-    yt[#yt + 1] = gq(string.format('%s: %d kernel%s, %d bytes', prog[1], #prog[2], #prog[2] > 1 and 's' or '', x)) .. ' ' .. y
+    yt[#yt + 1] = gq(string.format('%s: %d kernel%s, %d bytes', prog[1], #prog[2], #prog[2] > 1 and 's' or '', x) .. (prog[3] or '')) .. ' ' .. y
   end
   local script = STYLE .. "set key outside top center horizontal\nset border 1\nset grid noytics noxtics\n" ..
     string.format("set xrange [0:%d]\nset yrange [0.15:%.1f]\n", widest + 1, 1 + 1.7 * (#programs - 1) + 0.7) ..
@@ -904,10 +931,11 @@ end
 -- Requests: which lanes of one warp each request (or pass) serves, a panel per program and
 -- setting: a row per request, top to bottom. panels is {{title, ylabel, rows = {{lanes}}, note}}
 -- as book.lua computed them from the program's keys.
-local function requests_diagram(nn, panels)
+local function requests_diagram(nn, panels, key)
   local n = 0
   for _, p in ipairs(panels) do n = math.max(n, #p.rows) end
-  local script = STYLE .. "set multiplot layout 1," .. #panels .. "\nunset key\nset grid noxtics noytics\nset border 3\n" ..
+  local script = STYLE .. "set multiplot layout 1," .. #panels .. (key and "\nset tmargin 3.5" or '') .. "\nunset key" ..
+    "\nset grid noxtics noytics\nset border 3\n" ..
     string.format("set xrange [-0.5:31.5]\nset yrange [%.1f:0.5]\nset xtics 0,8,31 scale 1\nset ytics (1, %s) scale 1\nset xlabel 'lane'\n",
       n + 0.5, table.concat({n // 4, n // 2, 3 * n // 4, n}, ', '))
   local drawn = {panels = {}}
@@ -917,23 +945,38 @@ local function requests_diagram(nn, panels)
       for _, l in ipairs(lanes) do pts[#pts + 1] = string.format('%d %d', l, row) end
     end
     drawn.panels[k] = {title = p.title, rows = #p.rows}
-    script = script .. string.format("set title %s font ',11'\nset ylabel %s\nunset label\n", gq(p.title), gq(p.ylabel)) ..
-      (p.note and string.format("set label %s at 15.5,%.1f center font ',10' tc rgb '#333333'\n", gq(p.note), #p.rows + 2.5) or '') ..
+    -- A panel of a few rows (p.own) on its own scale, its rows tall enough to tell apart, its note under them.
+    local own = p.own and string.format("set yrange [%.1f:0.5]\nset ytics 1,1,%d\n", #p.rows + (p.note and 1.5 or 0.5), #p.rows) or
+      string.format("set yrange [%.1f:0.5]\nset ytics (1, %s)\n", n + 0.5, table.concat({n // 4, n // 2, 3 * n // 4, n}, ', '))
+    script = script .. string.format("set title %s font ',11'\nset ylabel %s\nunset label\n", gq(p.title), gq(p.ylabel)) .. own ..
+      (p.note and string.format("set label %s at 15.5,%.1f center font ',10' tc rgb '#333333'\n", gq(p.note), #p.rows + (p.own and 1 or 2.5)) or '') ..
       '$q' .. k .. ' << EOD\n' .. table.concat(pts, '\n') .. '\nEOD\n' ..
-      "plot $q" .. k .. " using 1:2:($1-0.42):($1+0.42):($2-0.4):($2+0.4) with boxxyerror fs solid 1.0 noborder fc rgb " ..
+      "plot $q" .. k .. " using 1:2:($1-0.42):($1+0.42):($2-0.4):($2+0.4) with boxxyerror fs solid 1.0 noborder notitle fc rgb " ..
       gq(#p.rows > 8 and '#d1603d' or '#2a6fb0') .. '\n'
   end
   script = script .. 'unset multiplot\n'
   -- On a phone the panels are stacked, each the column's width (side by side the lane ticks run together).
   local phone = script:gsub('set multiplot layout 1,' .. #panels, 'set multiplot layout ' .. #panels .. ',1')
-  return render_chart('ch' .. nn .. '-requests', script, 340, 680, phone, 230 * #panels), drawn
+  -- The key (key = {words for orange, words for blue}): its words in their colours above the panels,
+  -- side by side.
+  local function keyed(s, at)
+    if not key then return s end
+    local lines = {}
+    for i, c in ipairs({'#d1603d', '#2a6fb0'}) do
+      lines[i] = string.format("set label %s at screen %s center font ',11' tc rgb '%s'", gq(key[i]), at[i], c)
+    end
+    return (s:gsub('(unset label\n)', '%1' .. table.concat(lines, '\n'):gsub('%%', '%%%%') .. '\n', 1))
+  end
+  return render_chart('ch' .. nn .. '-requests', keyed(script, {'0.3,0.96', '0.7,0.96'}), 340, 680,
+    keyed(phone, {'0.27,0.985', '0.75,0.985'}), 230 * #panels), drawn
 end
 
 -- Store sectors: the 32-byte sectors one warp's access touches, for each row {name, {word of
 -- lane 0, ..., lane 31}}: only the touched sectors are drawn, in address order, 8 to a line, a
 -- gap between two that are not neighbours in memory; a float a lane accesses blue, the rest of
 -- its sector grey.
-local function store_sectors_diagram(nn, rows)
+local function store_sectors_diagram(nn, rows, waste_key)
+  local wk = waste_key or 'moved, not needed' -- the key's words for the grey
   local used, waste, labels, yt, sep, drawn = {}, {}, {}, {}, {}, {rows = {}}
   local y, PER = 0, 8
   for _, r in ipairs(rows) do
@@ -952,9 +995,9 @@ local function store_sectors_diagram(nn, rows)
         y, x, lo, hi = y - 1, 0, 99, -1
       elseif sec ~= secs[k - 1] + 1 then
         x = x + 2
-      else -- a neighbour: a thin gap and a line between the two
-        x = x + 0.6
-        sep[#sep + 1] = string.format("set arrow from %.1f,%.2f to %.1f,%.2f nohead lw 0.5 lc rgb '#bbbbbb' back", x - 0.8, y - 0.35, x - 0.8, y + 0.35)
+      else -- a neighbour: a gap (wider than a float's divider) and a line between the two
+        x = x + 1
+        sep[#sep + 1] = string.format("set arrow from %.1f,%.2f to %.1f,%.2f nohead lw 0.5 lc rgb '#bbbbbb' back", x - 1, y - 0.35, x - 1, y + 0.35)
       end
       for w = sec * 8, sec * 8 + 7 do
         local l = lane_of[w]
@@ -973,8 +1016,15 @@ local function store_sectors_diagram(nn, rows)
     table.concat(labels, '\n') .. '\n' .. table.concat(sep, '\n') .. '\n' ..
     "$used << EOD\n" .. table.concat(used, '\n') .. "\nEOD\n$waste << EOD\n" .. (#waste > 0 and table.concat(waste, '\n') or 'NaN NaN') .. "\nEOD\n" ..
     "plot $used using 1:2:($1-0.45):($1+0.45):($2-0.3):($2+0.3) with boxxyerror fs solid 1.0 noborder fc rgb '#2a6fb0' title 'float a lane accesses', \\\n" ..
-    "     $waste using 1:2:($1-0.45):($1+0.45):($2-0.3):($2+0.3) with boxxyerror fs solid 1.0 noborder fc rgb '#c8c8c8' title 'moved, not needed'\n"
-  return render_chart('ch' .. nn .. '-sectors', script, 110 + 30 * -y, 680), drawn
+    "     $waste using 1:2:($1-0.45):($1+0.45):($2-0.3):($2+0.3) with boxxyerror fs solid 1.0 noborder fc rgb '#c8c8c8' title " ..
+    gq(wk) .. "\n"
+  -- On a phone a float's 4-byte divider blurs into the gap between sectors: the floats of a colour
+  -- are drawn as one run, the sectors alone apart.
+  -- Its key one entry a line, the grey's words broken after their first comma.
+  local phone = script:gsub('%(%$1%-0%.45%):%(%$1%+0%.45%)', '($1-0.5):($1+0.5)'):gsub('center horizontal\n', 'center vertical spacing 1.4\n', 1)
+    :gsub('title ' .. gq(wk):gsub('%p', '%%%0'), (('title "' .. wk:gsub(', ', ',\\n', 1) .. '"'):gsub('%%', '%%%%')))
+    :gsub('a box: 4 bytes; 8 boxes: a 32%-byte sector', 'a box: a 32-byte sector, 8 floats')
+  return render_chart('ch' .. nn .. '-sectors', script, 110 + 30 * -y, 680, phone), drawn
 end
 
 -- Streams: each program's work on a model clock, a panel per program: a box per operation
@@ -1014,7 +1064,9 @@ local function streams_diagram(nn, panels, xlabel, key, height)
     for _, m in ipairs(p.marks) do
       local left = m[1] > right / 2 -- the text on the side of the line with room for it
       text[#text + 1] = string.format("set arrow from %.5g,%.3f to %.5g,%.3f nohead dt 2 lw 1.5 lc rgb '#333333' front", m[1], p.yrange[1], m[1], m[3] + 0.06 * (p.yrange[2] - p.yrange[1]))
-      text[#text + 1] = string.format("set label %s at %.5g,%.3f %s font ',10' front", gq(m[2]), m[1] + (left and -1 or 1) * right * 0.008, m[3], left and 'right' or 'left') ..
+      text[#text + 1] = p.pad and -- p.pad: the text that many characters clear of its line, at any width
+        string.format("set label %s at %.5g,%.3f %s offset %g,0 font ',10' front", gq(m[2]), m[1], m[3], left and 'right' or 'left', (left and -1 or 1) * p.pad) or
+        string.format("set label %s at %.5g,%.3f %s font ',10' front", gq(m[2]), m[1] + (left and -1 or 1) * right * 0.008, m[3], left and 'right' or 'left') ..
         (m[4] and string.format(' offset %.2f,0', (left and -1 or 1) * m[4]) or '') -- m[4]: a further gap, in characters
     end
     local yt = {}
