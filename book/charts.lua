@@ -1084,33 +1084,40 @@ local function streams_diagram(nn, panels, xlabel, key, height)
 end
 
 -- Bytes in flight (Little's law): each GPU's programs and sweep rows at the bytes of loads they keep
--- in flight per SM (log scale) against the share of the copy roof they reached, and the bytes the
--- roof needs per SM at the chapter's latency a dashed line in the GPU's colour. gpus is
--- {{short, need, latency, programs = {{name, warps, loads, width, bytes}}, points = {{bytes, pct,
--- program, default}}}} as book.lua computed them. Programs are told apart by fill (naive hollow,
--- optimized filled, other launches small), GPUs by colour and marker.
+-- in flight per SM (log scale) against the share of the copy roof they reached, and Little's law at
+-- the latency L0 its least-loaded point implies a dashed line in the GPU's colour: bytes / L0 over
+-- its reads roof per SM, capped at 100%. gpus is {{short, l0, per_ns, least, programs = {{name,
+-- warps, loads, width, bytes}}, points = {{bytes, pct, program, default, rate}}}} as book.lua
+-- computed them. Programs are told apart by fill (naive hollow, optimized filled, other launches
+-- small), GPUs by colour and marker, and each GPU's markers drawn a little to its own side of their
+-- bytes (2^(+-SHIFT) octaves), its line with them, so that the same bytes on two GPUs hide neither.
 local function kib(b) return b >= 1024 and (ftoa(b / 1024, 1):gsub('%.0$', '') .. ' KB') or (ftoa(b, 0) .. ' B') end
 local function inflight_diagram(nn, gpus)
-  local data, plot, arrows, lo, hi = {}, {}, {}, math.huge, 0
-  local drawn = {needs = {}, programs = {}}
+  local data, plot, lines, lo, hi = {}, {}, {}, math.huge, 0
+  local drawn = {lines = {}, programs = {}}
+  local SHIFT = 0.14
   for gi, g in ipairs(gpus) do
-    local sets = {{}, {}, {}}
+    local sets, shift = {{}, {}, {}}, 2 ^ ((gi - (#gpus + 1) / 2) * 2 * SHIFT)
+    local pts = {}
     for _, p in ipairs(g.points) do
       local k = not p[4] and 3 or (p[3] == 'naive' and 1 or 2)
-      sets[k][#sets[k] + 1] = string.format('%.6g %.6g', p[1], p[2])
+      sets[k][#sets[k] + 1] = string.format('%.6g %.6g', p[1] * shift, p[2])
       lo, hi = math.min(lo, p[1]), math.max(hi, p[1])
+      pts[#pts + 1] = {bytes = p[1], rate = p.rate, program = p[3]}
     end
-    lo, hi = math.min(lo, g.need), math.max(hi, g.need)
-    for k, pts in ipairs(sets) do
-      data[#data + 1] = string.format('$p%d%d << EOD\n%s\nEOD', gi, k, #pts > 0 and table.concat(pts, '\n') or 'NaN NaN')
+    for k, set in ipairs(sets) do
+      data[#data + 1] = string.format('$p%d%d << EOD\n%s\nEOD', gi, k, #set > 0 and table.concat(set, '\n') or 'NaN NaN')
       plot[#plot + 1] = string.format("$p%d%d using 1:2 with points pt %d ps %.1f lw 1.5 lc rgb %s notitle", gi, k,
         k == 1 and gpu_marker(gi) - 1 or gpu_marker(gi), k == 3 and 0.6 or 1.5, gq(gpu_color(gi)))
     end
-    local need = {gpu = g.short, kb = kib(g.need), ns = ftoa(g.latency, 0) .. ' ns', bytes = g.need}
-    drawn.needs[#drawn.needs + 1] = need
-    arrows[#arrows + 1] = string.format("set arrow from %.6g,0 to %.6g,100 nohead dt 2 lw 2 lc rgb %s back", g.need, g.need, gq(gpu_color(gi)))
-    plot[#plot + 1] = string.format("keyentry with linespoints dt 2 lw 2 pt %d lc rgb %s title %s", gpu_marker(gi), gq(gpu_color(gi)),
-      gq(string.format('%s: the roof needs %s at %s', g.short, need.kb, need.ns)))
+    local l = g.least
+    local line = {gpu = g.gpu, short = g.short, l0 = g.l0, ns = ftoa(g.l0, 0) .. ' ns', sms = g.sms, per_ns = g.per_ns, points = pts,
+      least = {name = l[3], warps = l.warps, loads = l.loads, width = l.width, bytes = l[1], kb = kib(l[1]), rate = l.rate}}
+    drawn.lines[gi] = line
+    -- Little's law at L0: the share of the roof bytes / L0 reaches, capped at 100%.
+    local a = 100 / (g.l0 * g.per_ns) / shift -- drawn at the GPU's shifted bytes, as its markers are
+    lines[#lines + 1] = string.format("(x * %.6g < 100 ? x * %.6g : 100) with lines dt 2 lw 2 lc rgb %s title %s", a, a, gq(gpu_color(gi)),
+      gq(string.format('%s: bytes in flight / %s', g.short, line.ns)))
   end
   for k, p in ipairs(gpus[1].programs) do
     local text = string.format('%s: %d warps × 32 × %d B × %d = %s', p.name, p.warps, p.width, p.loads, kib(p.bytes))
@@ -1128,10 +1135,10 @@ local function inflight_diagram(nn, gpus)
       b, i = b * 2, i + 1
     end
     return STYLE .. 'set key outside top center vertical reverse Left\n' .. -- one title a line: horizontal, gnuplot cannot fit them on a phone
-      string.format("set logscale x 2\nset xrange [%.6g:%.6g]\nset yrange [0:105]\nset xtics scale 1 (%s)\nset ytics 0,20,100\n", x0, x1, table.concat(t, ', ')) ..
+      string.format("set logscale x 2\nset xrange [%.6g:%.6g]\nset yrange [0:105]\nset xtics scale 1 (%s)\nset ytics 0,20,100\nset samples 400\n", x0, x1, table.concat(t, ', ')) ..
       "set xlabel 'bytes of loads in flight per SM (log scale)'\nset ylabel '% of the copy roof'\n" ..
       "set arrow from graph 0, first 100 to graph 1, first 100 nohead lw 1 lc rgb '#999999' back\n" ..
-      table.concat(arrows, '\n') .. '\n' .. table.concat(data, '\n') .. '\nplot ' .. table.concat(plot, ', \\\n     ') .. '\n'
+      table.concat(data, '\n') .. '\nplot ' .. table.concat(lines, ', \\\n     ') .. ', \\\n     ' .. table.concat(plot, ', \\\n     ') .. '\n'
   end
   return render_chart('ch' .. nn .. '-inflight', script(1), 400, 680, script(2), 520), drawn
 end

@@ -410,6 +410,33 @@ for f in figs:
         if r["program"] == "naive": r["warps"] *= 2
 json.dump(figs, open(sys.argv[2], "w"))' "$OUT/figures.json" "$CHK/figures-inflight.json" &&
     planted_pdf "recorded warps twice those a bytes-in-flight picture draws" diagrams "$CHK/figures-inflight.json"
+# Planted: the Little's-law lines at the latency the optimized launch implies (the most loaded
+# point, as the pictures first drew them), not the least-loaded point's; and chapter 07's H100
+# marker for the optimized launch drawn on the H200's (the two GPUs' markers not set apart).
+python3 -c 'import json, re, sys
+figs = json.load(open(sys.argv[1]))
+for f in figs:
+    for ln in f["drawn"].get("lines", []) if f["svg"].endswith("-inflight.svg") else []:
+        most = max(ln["points"], key=lambda p: p["bytes"])
+        ln["l0"] = most["bytes"] / (most["rate"] / 2 / ln["sms"])
+json.dump(figs, open(sys.argv[2], "w"))
+figs = json.load(open(sys.argv[1]))
+for f in figs:
+    if f["svg"].endswith("ch07-inflight.svg"):
+        svg = open(f["svg"], encoding="utf-8").read()
+        big = re.findall(r"<use xlink:href=\x27#gpPt\d+\x27 transform=\x27translate\(([-\d.]+,[-\d.]+)\) scale\(6.75\)\x27 color=\x27(rgb\([^)]*\))\x27", svg)
+        a = next(x for x in big if x[1] == big[0][1])[0]
+        b = next(x for x in big if x[1] != big[0][1])[0]
+        f["svg"] = sys.argv[4] + "/ch07-inflight.svg"
+        open(f["svg"], "w", encoding="utf-8").write(svg.replace("translate(" + a + ")", "translate(" + b + ")"))
+json.dump(figs, open(sys.argv[3], "w"))' "$OUT/figures.json" "$CHK/figures-inflight-l0.json" "$CHK/figures-inflight-hidden.json" "$CHK" &&
+    { planted_pdf "Little's-law lines at the most-loaded point's latency" diagrams "$CHK/figures-inflight-l0.json"
+      grep -q "^FAIL: Figure 6.1:* its Little's-law lines run at the latency" "$CHK/planted-diagrams.log" &&
+      grep -q "^FAIL: Figure 7.1:* its Little's-law lines run at the latency" "$CHK/planted-diagrams.log" &&
+      pass "the latency check names both planted lines (Figures 6.1 and 7.1)" || fail "the latency check does not name Figures 6.1 and 7.1; see $CHK/planted-diagrams.log"
+      planted_pdf "chapter 07's H100 marker drawn under the H200's" diagrams "$CHK/figures-inflight-hidden.json"
+      grep -q "ch07-inflight.svg): what it teaches is legible.*hides under another GPU" "$CHK/planted-diagrams.log" &&
+      pass "the legibility check names Figure 7.1's hidden marker" || fail "the legibility check does not name Figure 7.1's hidden marker; see $CHK/planted-diagrams.log"; }
 # Planted: the pictures as they were drawn before they were made legible: the resident warps one
 # dark line whatever limit binds (Figure 10.1), a float a lane reads 1 unit wide (Figure 15.1).
 python3 -c 'import json, re, sys
@@ -520,6 +547,16 @@ json.dump(figs, open(sys.argv[3], "w"))' "$OUT/figures.json" "$CHK/figures-tilin
       planted_pdf "chapter 19's column of B drawn 1 unit wide on the phone" diagrams "$CHK/figures-tiling-thin.json"
       grep -q "ch19-tiling-phone.svg): what it teaches is legible.*a row of floats is 1.00 units" "$CHK/planted-diagrams.log" &&
       pass "the legibility check names Figure 19.1's planted 1-unit column" || fail "the legibility check does not name Figure 19.1; see $CHK/planted-diagrams.log"; }
+# Planted: the H200's speedup of the tiled program 10% off what Figure 19.1's caption restates.
+python3 -c 'import json, sys
+figs = json.load(open(sys.argv[1]))
+for f in figs:
+    for r in f["drawn"].get("recorded", []) if f["svg"].endswith("ch19-tiling.svg") else []:
+        if r["metric"] == "speedup" and r["gpu"] == "nvidia-h200": r["value"] *= 1.1
+json.dump(figs, open(sys.argv[2], "w"))' "$OUT/figures.json" "$CHK/figures-tiling-speedup.json" &&
+    { planted_pdf "the H200's tiled speedup 10% off Figure 19.1's caption" diagrams "$CHK/figures-tiling-speedup.json"
+      grep -q "^FAIL: Figure 19.1:* the recorded figures its caption restates.*speedup said 1.44" "$CHK/planted-diagrams.log" &&
+      pass "the restated-figure check names Figure 19.1's speedup" || fail "the restated-figure check does not name Figure 19.1's speedup; see $CHK/planted-diagrams.log"; }
 # Planted, the streams timelines (Figures 2.1, 3.1, 5.1, 36.1): a caption whose milliseconds,
 # microseconds and kernels at once are not the chart's; the H100's record 10% off what the captions restate; and the pictures
 # drawn illegibly: 2.1's dashed lines up to the top, through its texts, 5.1's second text on its first.

@@ -477,6 +477,12 @@ def diagram_legible(path, drawn):
         thin = min((min(max(p[0::2]) - min(p[0::2]), max(p[1::2]) - min(p[1::2])) for p in boxes if len(p) >= 8), default=0)
         if thin < MIN_SLOT:
             bad.append(f"a row of floats is {thin:.2f} units thick")
+    if path.endswith(("-inflight.svg", "-inflight-phone.svg")):  # a GPU's launch hidden under another GPU's marker
+        marks = [(float(x), float(y), float(sc), rgb(c)) for x, y, sc, c in re.findall(
+            r"<use xlink:href='#gpPt\d+' transform='translate\(([-\d.]+),([-\d.]+)\) scale\(([\d.]+)\)' color='(rgb\([^)]*\))'", svg)]
+        big = max((m[2] for m in marks), default=0)
+        bad += [f"a marker at ({a[0]:.0f}, {a[1]:.0f}) hides under another GPU's" for i, a in enumerate(marks) for b in marks[i + 1:]
+                if a[3] != b[3] and big in (a[2], b[2]) and math.hypot(a[0] - b[0], a[1] - b[1]) < 0.5 * big]
     if path.endswith(("-inflight.svg", "-inflight-phone.svg", "-tiling.svg", "-tiling-phone.svg", "-occupancy.svg", "-occupancy-phone.svg")):
         width = float(re.search(r'<svg[^>]*\swidth="([\d.]+)', svg).group(1))
         boxes = label_boxes(path)
@@ -558,7 +564,7 @@ def diagrams(figures_path):
         said = [m.group(1) or m.group(0) for m in re.finditer(
             r"\d+ sectors?\b|\d+-way|\d+ passes for 2 warps|\d+ bytes|\d+ registers(?:, \d+ warps| \+ \d+ B local)|\d+ warps|"
             r"\d+ times in 3|\b\d+ requests?\b|memory in (\d+ pass(?:es)?)\b|\d+\.\d+ ms|(?:3 × )?\d+\.\d+ µs|\d+(?:\.\d+)? kernels at once|"
-            r"\d+ uses? per global load|\d+ loads?, \d+ uses|\d+ B spilled, \d+ µs",
+            r"\d+ uses? per global load|\d+ loads?(?: instructions)?, \d+ uses|\d+ B spilled, \d+ µs",
             f["caption"])]
         shown = said
         if f["svg"].endswith("-inflight.svg"):  # bytes in flight: its KB and the latency, in ns
@@ -628,6 +634,18 @@ def diagrams(figures_path):
                       for p in inflight.values() if p["bytes"] != p["warps"] * 32 * p["width"] * p["loads"]]
             check(rec and not wrong, f"{f['label']}: the warps, bytes per load and loads in flight it draws are what each "
                   f"GPU recorded (warps active within 5%, {len(rec)} recorded)" + (f"; differ: {wrong[:4]}" if wrong else ""))
+            # Little's law's line: L0, the latency the least-loaded point implies (the fewest bytes in
+            # flight, of those the fastest): its bytes per SM over its reads per SM per ns (the rate
+            # counts reads and writes), as drawn and as the caption says it.
+            wrong = []
+            for ln in f["drawn"].get("lines", []):
+                least = min(ln["points"], key=lambda p: (p["bytes"], -p["rate"]))
+                l0 = least["bytes"] / (least["rate"] / 2 / ln["sms"])
+                if abs(ln["l0"] - l0) > 0.5 or ln["least"]["bytes"] != least["bytes"] or f"{l0:.0f} ns on the {ln['short']}" not in f["caption"]:
+                    wrong.append(f"{ln['short']}: drawn L0 {ln['l0']:.0f} ns at {ln['least']['bytes']} B; the least-loaded point "
+                                 f"({least['program']}, {least['bytes']} B, {least['rate']:g} GB/s) gives {l0:.0f} ns")
+            check(f["drawn"].get("lines") and not wrong, f"{f['label']}: its Little's-law lines run at the latency each GPU's "
+                  f"least-loaded point implies, as the caption says" + (f"; differ: {wrong[:4]}" if wrong else ""))
     return 1 if check_book.failed else 0
 
 
