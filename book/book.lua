@@ -135,6 +135,8 @@ local FIGURES = {}
 
 local function figure_block(key, caption, svg, drawn)
   local label, id = number('Figure', key)
+  -- "Figure 6.1" already names the chapter: a caption does not say "Chapter 6:" again.
+  caption = caption:gsub('^Chapter %d+: (.)', string.upper)
   local inl = md_inlines(label .. ' ' .. caption)
   FIGURES[#FIGURES + 1] = {label = stringify(md_inlines(label)), id = id, caption = stringify(inl), svg = svg, drawn = drawn or {}}
   -- The title "fig:" makes a paragraph holding only this image a figure with a caption.
@@ -737,8 +739,8 @@ local function inflight_caption(c, drawn, sweep)
     prog(p[1]) .. ' (' .. p[1].kb .. '), optimized ' .. prog(p[2]) .. ' (' .. p[2].kb .. '), the small points the ' .. sweep ..
     '; each GPU\'s markers and line are drawn a little to its own side of their bytes. Little\'s law: the rate is the bytes in flight ' ..
     'over the latency. The dashed lines draw it at a fixed latency L0, as a share of each GPU\'s copy roof, capped at 100%: L0 is ' ..
-    'the latency the least-loaded point implies (' .. (same and (n[1].least.name .. ' ' .. prog(n[1].least) .. ', ' .. n[1].least.kb ..
-    ', on both GPUs') or each(function(x) return x.least.name .. ' ' .. prog(x.least) .. ', ' .. x.least.kb end)) ..
+    'the latency the least-loaded point implies (the ' .. (same and (n[1].least.name .. ' launch with the fewest bytes in flight, ' .. n[1].least.kb ..
+    ', on both GPUs') or each(function(x) return x.least.name .. ' launch with the fewest bytes in flight, ' .. x.least.kb end)) ..
     '), its bytes in flight per SM over its reads per SM per nanosecond: ' .. each(function(x) return x.ns end) ..
     ', the nearest the record comes to the unloaded latency. Where the points fall below their line the latency has risen: ' ..
     'the memory system fills, and each added byte in flight buys less rate. Computed from the results rows, the sweeps, the copy roofs ' ..

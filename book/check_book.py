@@ -139,10 +139,11 @@ def check_sweep_chart(c, pdf_text, dom_chunk):
             f"against --{sc['knob']}")
     sc = dict(sc, program=names)
     roofs = any(g["roof"] is not None for g in sc["series"])
-    m = re.search(rf"Figure{c['number']}\.\d+:Chapter{c['number']}:{re.escape(squeeze(what))}"
+    what = what[0].upper() + what[1:]  # the caption's first word
+    m = re.search(rf"Figure{c['number']}\.\d+:{re.escape(squeeze(what))}"
                   r",perGPU([^.]*)\.", squeeze(pdf_text))
     check(m is not None, f"chapter {nn}: the sweep chart of {sc['program']} against --{sc['knob']} "
-          f"is a figure in the PDF (caption \"Figure {c['number']}.N: Chapter {c['number']}: {what}\")")
+          f"is a figure in the PDF (caption \"Figure {c['number']}.N: {what}\")")
     if m:
         said = "dashed" in m.group(1)
         check(said == roofs, f"chapter {nn}: the sweep chart's caption "
