@@ -29,6 +29,8 @@ library, or a configuration such as "optimized[--min-blocks 4]".
                  "rows": [{"variant", "line", "median_us", "min_us", "noise_pct", "samples",
                            "method", "rate", "rate_unit", "roof", "roof_name", "pct_roof",
                            "speedup", "check": "pass|fail", "stale", "source_hash"}]}],
+    "results_table": {"columns": ["GPU", "variant", ...], "lines": [["H200", "naive", ...]]} | null,
+                                # the README's results table, cells in markdown (render.results_table)
     "sweeps": [{"gpu", "name", "stale", "rows": [{"variant", "knobs", "median_us",
                 "noise_pct", "rate", "rate_unit", "pct_roof", "vs_default", "check"}]}],
     "chart": {"field": "rate" | "median_us", "unit": "GB/s" | null,
@@ -111,35 +113,6 @@ def run_args(r):
     return args
 
 
-def describe_context(rows):
-    """The sentences under a chapter's results table in the book."""
-    r0 = rows[0]
-    clock = r0["sm_clock_mhz"] or "not"
-    parts = [f"{md_escape(r0['gpu'])}, compute capability {r0['cc']}, {r0['sms']} SMs, SM clock "
-             f"{clock} MHz measured during the run; driver for CUDA {md_escape(r0['driver'])}, "
-             f"CUDA runtime {md_escape(r0['cuda'])}."]
-    size = f"Problem size {r0['size']}"
-    if r0["knobs"]:
-        size += f" ({md_escape(r0['knobs'].replace(';', ', '))})"
-    parts.append(f"{size}, seed {r0['seed']}.")
-    methods = {}
-    for r in rows:
-        methods.setdefault(r["method"], []).append(f"{r['variant']} {r['samples']}")
-    parts.append("Timing: " + "; ".join(f"{md_escape(m)} ({', '.join(v)} samples)"
-                                        for m, v in methods.items()) + ".")
-    roofs = sorted(float(r["roof"]) for r in rows if r["roof"])
-    if roofs:
-        name = {"copy": "device-to-device copy roof", "fp32": "FP32 peak"}.get(
-            r0["roof_name"], f"{md_escape(r0['roof_name'])} roof")
-        unit = next((r["rate_unit"] for r in rows if r["rate_unit"]), "")
-        span = (f"{roofs[0]:.1f}" if roofs[0] == roofs[-1]
-                else f"{roofs[0]:.1f} to {roofs[-1]:.1f}")
-        parts.append(f"The {name} was {span} {unit} in these runs.")
-    parts.append("Measured " + ", ".join(sorted({r["date"][:10] for r in rows})) + ".")
-    parts.append("Commit " + ", ".join(sorted({r["commit"] for r in rows})) + ".")
-    return " ".join(parts)
-
-
 def ordered(rows):
     return sorted(rows, key=lambda r: VARIANTS.index(r["variant"]))
 
@@ -162,7 +135,7 @@ def chapter_results(data, c, slug):
                     "source_hash": r["source_hash"]})
     r0 = rows[0]
     return {"gpu": slug, "name": r0["gpu"], "file": r0["_file"],
-            "stale": any(r["stale"] for r in out), "context": describe_context(rows),
+            "stale": any(r["stale"] for r in out), "context": render.context_line(rows) + ".",
             "size": int(r0["size"]), "knobs": r0["knobs"], "seed": int(r0["seed"]),
             "args": run_args(r0), "unit": next((r["rate_unit"] for r in rows if r["rate_unit"]),
                                                None),
@@ -368,6 +341,8 @@ def chapter_doc(data, c, guide=(None, None)):
         doc["values"] = [{"query": q, "text": t} for q, _, t in render.values(data, c, text)]
     gpus = data.gpus()
     doc["results"] = [x for x in (chapter_results(data, c, s) for s in data.results) if x]
+    table = render.results_table(data, c)
+    doc["results_table"] = table and {"columns": table[0], "lines": table[1]}
     doc["sweeps"] = [x for x in (chapter_sweeps(data, c, s) for s in data.sweeps) if x]
     doc["chart"] = chart(doc["results"])
     doc["sweep_chart"] = sweep_chart(data, c, doc["results"])

@@ -74,8 +74,10 @@ def fnoise(text):
 
 # ---- results ----------------------------------------------------------------------------
 
-def table_rows(rows):
-    """(columns, lines) for one chapter measured on one GPU."""
+def table_rows(rows, source_hash=None):
+    """(columns, lines) for one chapter measured on one GPU: the one layout of a results row, for
+    the terminal (`make chapter-NN`), the READMEs and the book. With the chapter's source_hash, a
+    row measured from other sources is marked STALE."""
     naive = next((r for r in rows if r["variant"] == "naive" and r["median_us"]), None)
     unit = next((r["rate_unit"] for r in rows if r["rate_unit"]), "GB/s")
     roof_name = next((r["roof_name"] for r in rows if r["roof_name"]), "")
@@ -85,10 +87,11 @@ def table_rows(rows):
     lines = []
     for r in sorted(rows, key=lambda r: VARIANTS.index(r["variant"])):
         speed = ratio(naive["median_us"], r["median_us"]) if naive and r["median_us"] else "-"
-        lines.append([r["variant"], fnum(r["median_us"], ".1f"),
+        stale = " **STALE**" if source_hash and r["source_hash"] != source_hash else ""
+        lines.append([r["variant"] + stale, fnum(r["median_us"], ".1f"),
                       fnoise(r["noise_pct"]),
                       fnum(r["min_us"], ".1f"), fnum(r["rate"], ".1f"), fnum(r["pct_roof"], ".1f"),
-                      r["check"].upper() if r["check"] == "fail" else r["check"], speed])
+                      "**FAIL**" if r["check"] == "fail" else r["check"], speed])
     if not has_rate:  # time-only chapters: no rate and no roof columns
         return cols[:4] + cols[6:], [l[:4] + l[6:] for l in lines]
     roof = next((r for r in rows if r["roof"]), None)
@@ -101,6 +104,7 @@ def table_rows(rows):
 
 def text_table(rows):
     cols, lines = table_rows(rows)
+    lines = [[x.replace("**", "") for x in l] for l in lines]  # no markdown on a terminal
     widths = [max(len(c), *(len(l[i]) for l in lines)) for i, c in enumerate(cols)]
     fmt = "  ".join("{:<%d}" % widths[0] if i == 0 else "{:>%d}" % w
                     for i, w in enumerate(widths))
@@ -121,29 +125,55 @@ def markdown_table(cols, lines, left=1):
 
 
 def context_line(rows):
+    """How one GPU measured a chapter, in one sentence without its final stop (the README, the
+    book's full record and `make chapter-NN` all print it)."""
     r = rows[0]
     clock = f", SM clock {r['sm_clock_mhz']} MHz" if r["sm_clock_mhz"] else ""
     knobs = f", {r['knobs'].replace(';', ', ')}" if r["knobs"] else ""
+    samples = {}
+    for x in sorted(rows, key=lambda x: VARIANTS.index(x["variant"])):
+        samples.setdefault(x["method"], []).append(f"{x['variant']} {x['samples']}")
+    methods = "; ".join(f"{md_text(m)} ({', '.join(v)} samples)" for m, v in samples.items())
+    roofs = sorted(float(x["roof"]) for x in rows if x["roof"])
+    roof = ""
+    if roofs:
+        unit = next((x["rate_unit"] for x in rows if x["rate_unit"]), "")
+        span = f"{roofs[0]:.1f}" if roofs[0] == roofs[-1] else f"{roofs[0]:.1f} to {roofs[-1]:.1f}"
+        roof = f"; {md_text(r['roof_name'])} roof {span} {unit} in these runs"
     return (f"{md_text(r['gpu'])} (cc {r['cc']}, {r['sms']} SMs{clock}, CUDA driver "
-            f"{r['driver']}, runtime {r['cuda']}); size {r['size']}{knobs}; {md_text(r['method'])}; "
-            f"measured {r['date'][:10]} at commit {r['commit']}; {md_text(host_text(rows))}")
+            f"{r['driver']}, runtime {r['cuda']}); size {r['size']}{knobs}, seed {r['seed']}; "
+            f"{methods}{roof}; measured {r['date'][:10]} at commit {r['commit']}; "
+            f"{md_text(host_text(rows))}")
+
+
+def results_table(data, c):
+    """Every GPU's rows of a chapter as one table, (columns, lines), a GPU column first: the
+    README's results block and the book's results table are both this table."""
+    cols, lines = None, []
+    for slug in data.results:
+        rows = data.chapter_rows(slug, c.number)
+        if rows:
+            cols, own = table_rows(rows, c.hash)
+            lines += [[md_text(re.sub(r"^NVIDIA ", "", rows[0]["gpu"])) if k == 0 else ""] + l
+                      for k, l in enumerate(own)]
+    return (["GPU"] + cols, lines) if cols else None
 
 
 def results_block(data, c):
-    parts = []
+    table = results_table(data, c)
+    if not table:
+        return "Not measured yet: run `make results` on a GPU."
+    measured = []
     for slug in data.results:
         rows = data.chapter_rows(slug, c.number)
-        if not rows:
-            continue
-        stale = any(r["source_hash"] != c.hash for r in rows)
-        note = (" **Stale: the sources changed after this measurement; run `make results`.**"
-                if stale else "")
-        parts.append(f"Measured on {context_line(rows)}.{note}\n\n"
-                     + markdown_table(*table_rows(rows)))
-    if not parts:
-        return "Not measured yet: run `make results` on a GPU."
-    return "\n\n".join(parts) + ("\n\nGenerated by `make readme` from `results/`; speedup is the "
-                                 "naive median over each program's median.")
+        if rows:
+            stale = any(r["source_hash"] != c.hash for r in rows)
+            note = (" **Stale: the sources changed after this measurement; run `make results`.**"
+                    if stale else "")
+            measured.append(f"Measured on {context_line(rows)}.{note}")
+    return (markdown_table(*table, left=2) + "\n\n" + "\n\n".join(measured) +
+            "\n\nGenerated by `make readme` from `results/`; speedup is the naive median over "
+            "each program's median.")
 
 
 def sweep_block(data, c):
