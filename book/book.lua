@@ -667,7 +667,7 @@ end
 -- of the copy roof it reached, its sweep rows as points, and Little's law at a fixed latency L0 as
 -- a line: rate = bytes in flight / L0, as a share of the GPU's copy roof, capped at 100%. L0 is the
 -- latency the GPU's least-loaded point implies (its bytes in flight per SM over its reads per SM
--- per ns): the nearest the record comes to the unloaded latency. warps: a program runs the warps
+-- per ns): an upper bound on the unloaded latency, the closer the less loaded that point. warps: a program runs the warps
 -- knob if its recorded occupancy (ncu's warps active, of the SM's maximum) is the default knob's,
 -- else the warps recorded; loads(ev, prog, knobs) and width(ev, prog), the loads in flight per
 -- thread and the bytes per thread-load, read the chapter's evidence.
@@ -742,7 +742,10 @@ local function inflight_caption(c, drawn, sweep)
     'the latency the least-loaded point implies (the ' .. (same and (n[1].least.name .. ' launch with the fewest bytes in flight, ' .. n[1].least.kb ..
     ', on both GPUs') or each(function(x) return x.least.name .. ' launch with the fewest bytes in flight, ' .. x.least.kb end)) ..
     '), its bytes in flight per SM over its reads per SM per nanosecond: ' .. each(function(x) return x.ns end) ..
-    ', the nearest the record comes to the unloaded latency. Where the points fall below their line the latency has risen: ' ..
+    '. That launch reaches ' ..
+    each(function(x) return string.format('%.0f%% of the roof', 100 * x.least.rate / (2 * x.per_ns * x.sms)) end) ..
+    ': L0 is an upper bound on the unloaded latency, the closer the less of the roof that launch reaches (chapters 06 and 07 ' ..
+    'reach theirs at different shares, and their L0 differ). Where the points fall below their line the latency has risen: ' ..
     'the memory system fills, and each added byte in flight buys less rate. Computed from the results rows, the sweeps, the copy roofs ' ..
     'and the recorded occupancy and loads, not drawn by hand; the book\'s check compares the warps, loads and bytes with what ' ..
     'each GPU recorded and recomputes L0 from the least-loaded point.'
@@ -1534,7 +1537,7 @@ local DIAGRAMS = {
       local n = record // a -- the loads a record takes
       rows[k] = {name = name .. (n > 1 and ', load 1 of ' .. n or ', ' .. 32 * a .. ' B a request'), lanes = lanes, width = width, a = a,
         record = record, loads = n, all = n * sectors_of(lanes)}
-      if n > 1 then rows[k].more = string.format('%d loads: %d × %d = %d sectors for %d B', n, n, sectors_of(lanes), rows[k].all, 32 * width)
+      if n > 1 then rows[k].more = string.format('%d loads, the same %d sectors: %d B for %d B', n, sectors_of(lanes), 32 * sectors_of(lanes), 32 * width)
       elseif record > width then rows[k].more = string.format('%d B of them needed', 32 * width) end
     end
     local svg, drawn = charts.sectors(c.nn, rows, {unit = 1, line = 128, tics = true, xstep = 32,
@@ -1548,17 +1551,35 @@ local DIAGRAMS = {
         end
       end
     end
-    local d, r = drawn.rows, rows
+    -- What padding did to the time, on each GPU: the unpadded struct's median over the padded
+    -- one's, from the sweep over --width and --pad (below 1: padding is slower).
+    local r, said, recorded, ups = rows, {}, {}, {}
+    for _, sw in ipairs(c.sweeps or {}) do
+      local t = {}
+      for _, row in ipairs(sw.rows) do
+        local k = knob_table(row.knobs)
+        if row.variant == 'optimized' and k.width == r[3].width and (k.offset or 0) == 0 then t[k.pad] = row.median_us end
+      end
+      if t[0] and t[1] then
+        recorded[#recorded + 1] = {gpu = sw.gpu, program = 'optimized', metric = 'padding speedup', value = t[0] / t[1]}
+        ups[#ups + 1] = stated(said, sw.gpu, 'optimized', 'padding speedup', t[0] / t[1], '%.2f×') .. ' on the ' .. gpu_name(sw.gpu):match('^%S+')
+      end
+    end
+    if #ups == 0 then return nil end
+    drawn.said, drawn.recorded, drawn.gpu = said, recorded, 'each GPU'
+    local d = drawn.rows
     return figure_block(c.nn, 'Chapter ' .. c.number .. ': the 32-byte sectors one warp\'s first load request touches, lane l reading ' ..
       'its record at byte l × the record\'s size, at the recorded knobs: the naive program\'s ' .. r[1].a .. '-byte loads (' .. d[1].sectors ..
       (d[1].sectors == 1 and ' sector, ' or ' sectors, ') .. 32 * r[1].a .. ' B a request) and the optimized program\'s ' .. r[2].a .. '-byte loads (' .. d[2].sectors .. ' sectors, ' ..
       32 * r[2].a .. ' B a request) use every byte they touch: the same sectors per byte, ' .. r[2].a // r[1].a .. ' times the bytes a ' ..
-      'request carries. A ' .. r[3].width .. '-byte struct moves as ' .. r[3].loads .. ' loads of ' .. r[3].a .. ' B, the first ' ..
-      'touching ' .. d[3].sectors .. ' sectors and using ' .. r[3].a .. ' B of every ' .. r[3].record .. ' (the grey bytes are the other loads\'): ' ..
-      r[3].loads .. ' × ' .. d[3].sectors .. ' = ' .. r[3].all .. ' sectors for ' .. 32 * r[3].width .. ' B. Padded to ' .. r[4].record ..
-      ' B it is one load, ' .. d[4].sectors .. ' sectors for the same ' .. 32 * r[4].width .. ' B (' .. r[4].record - r[4].width .. ' B of every ' ..
-      r[4].record .. ' padding). Each load\'s width is the widest load the program\'s SASS holds, not drawn by hand; the ' ..
-      'book\'s check compares the sectors per request with the sectors per load request each GPU recorded.', svg, drawn)
+      'request carries. A ' .. r[3].width .. '-byte struct moves as ' .. r[3].loads .. ' loads of ' .. r[3].a .. ' B, each touching the same ' ..
+      d[3].sectors .. ' sectors and using ' .. r[3].a .. ' B of every ' .. r[3].record .. ' (the grey bytes are the other loads\'): the L1 serves ' ..
+      'the second and third from what the first brought, so ' .. 32 * r[3].width .. ' B come from DRAM for ' .. 32 * r[3].width .. ' B used. ' ..
+      'Padded to ' .. r[4].record .. ' B it is one load of ' .. d[4].sectors .. ' sectors: ' .. 32 * r[4].record .. ' B come from DRAM for the same ' ..
+      32 * r[4].width .. ' B, ' .. r[4].record - r[4].width .. ' B of every ' .. r[4].record .. ' padding, and padding loses: the padded ' ..
+      'struct\'s speed over the unpadded one\'s is ' .. words(ups) .. '. Each load\'s width is the widest load the program\'s SASS holds, ' ..
+      'not drawn by hand; the book\'s check compares the sectors per request with the sectors per load request each GPU recorded, ' ..
+      'and the speeds with the sweep.', svg, drawn)
   end,
   ['17'] = function(c)
     -- Warp 0's vector load in rows 0 and 1 of each program, at the recorded cols and vector width
