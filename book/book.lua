@@ -980,13 +980,27 @@ local DIAGRAMS = {
     if not stride then return nil end
     local soa, aos = {}, {}
     for l = 0, 31 do soa[l + 1], aos[l + 1] = {4 * l, 4}, {4 * stride * l, 4} end
-    local svg, drawn = charts.sectors(c.nn, {{name = 'struct of arrays (index lane)', lanes = soa},
-      {name = 'array of structs (index lane × ' .. stride .. ')', lanes = aos}}, {unit = 4, line = math.min(128 * stride, 512),
+    local svg, drawn = charts.sectors(c.nn, {{name = 'struct of arrays (consecutive floats)', lanes = soa},
+      {name = 'array of structs (a float every ' .. stride .. ')', lanes = aos}}, {unit = 4, line = math.min(128 * stride, 512),
       tics = true, xlabel = 'float index (+ the left number); box: a 32-byte sector', needed = 'float a lane reads'})
+    -- Below the sectors, DRAM: the naive program's DRAM bytes read over the optimized one's, as
+    -- each GPU recorded them (the L2 fetches sectors from DRAM in 64-byte pairs).
+    local said, recorded, ratios, ev = {}, {}, {}, by_gpu(c)
+    for _, e in ipairs(c.evidence or {}) do
+      local d = ev[e.gpu]['dram__bytes_read.sum'] or {}
+      if d.naive and (d.optimized or 0) > 0 then
+        recorded[#recorded + 1] = {gpu = e.gpu, program = 'naive', metric = 'DRAM bytes over optimized', value = d.naive / d.optimized}
+        ratios[#ratios + 1] = stated(said, e.gpu, 'naive', 'DRAM bytes over optimized', d.naive / d.optimized, '%.1f×') .. ' on the ' .. gpu_name(e.gpu):match('^%S+')
+      end
+    end
+    if #ratios == 0 then return nil end
+    drawn.said, drawn.recorded, drawn.gpu = said, recorded, 'each GPU'
     return figure_block(c.nn, 'Chapter ' .. c.number .. ': the 32-byte sectors one warp\'s 32 loads touch, each lane ' ..
       'reading one float: the struct of arrays (' .. drawn.rows[1].sectors .. ' sectors, every byte used) and the array of ' ..
       'structs at this chapter\'s stride of ' .. stride .. ' floats (' .. drawn.rows[2].sectors .. ' sectors); grey is fetched ' ..
-      'and not needed. Computed from the kernels\' indexing, not drawn by hand.', svg, drawn)
+      'and not needed. Below the L1 the waste grows: the L2 fetches sectors from DRAM in 64-byte pairs, and the array of structs\' ' ..
+      'DRAM reads over the struct of arrays\' are ' .. words(ratios) .. '. Computed from the stride, not drawn by hand; the ' ..
+      'book\'s check compares the DRAM ratios with each GPU\'s record.', svg, drawn)
   end,
   ['21'] = function(c)
     -- A tile of 32 rows of floats (lane l of a warp reads row l): each row's length is the shared
@@ -1450,9 +1464,9 @@ local DIAGRAMS = {
       -- one broadcast address for the warp).
       local said = string.format('%d load%s, %d uses', loads, loads == 1 and '' or 's', uses)
       if k == 1 then said = string.format('%d load instructions, %d uses', loads, uses) end
-      panels[k] = {tiled = k == 2, n = n, said = said, title = string.format('%s: %d use%s per global load', k == 1 and 'naive' or 'tiled', per, per == 1 and '' or 's'),
+      panels[k] = {tiled = k == 2, n = n, said = said, title = string.format('%s: %d use%s per global load instruction', k == 1 and 'naive' or 'tiled', per, per == 1 and '' or 's'),
         lines = k == 1 and {{'each orange float:', '#d1603d'}, {said .. ','}, {'mostly L1 hits (A\'s: one'}, {'broadcast request)'}}
-          or {{'each blue float:', '#2a6fb0'}, {said .. ','}, {'by the pale threads'}}}
+          or {{'each blue float:', '#2a6fb0'}, {said .. ','}, {'from shared memory'}, {'by the pale threads'}}}
     end
     local svg, drawn = charts.tiling(c.nn, T, panels)
     -- What each GPU recorded, for check_pdf.py diagrams: uses per global load = 2 x FFMA / loaded
