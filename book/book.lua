@@ -269,15 +269,17 @@ local function results_section(c)
     return md_blocks('**Not measured yet.** On a machine with a GPU, `make results CHAPTERS=' .. c.nn ..
       '` measures this chapter and `make book` puts the numbers here.')
   end
-  -- One table for every GPU (a GPU column), then each GPU's context in small type.
-  local unit, header, aligns, rows, contexts = nil, {cell('GPU'), cell('Program'), cell('Median (µs)'), cell('Noise (%)')},
-    {'AlignLeft', 'AlignLeft', 'AlignRight', 'AlignRight'}, {}, pandoc.List()
-  for _, g in ipairs(c.results) do unit = unit or g.unit end
-  if unit then
-    header[5], header[6], aligns[5], aligns[6] = cell(md_escape(unit)), cell('\\% of roof'), 'AlignRight', 'AlignRight'
+  -- The chapter's one results table, as the README prints it (scripts/guide/render.py lays it
+  -- out: a GPU column, each GPU's rows and roof); above it, each GPU's stale rows by their hash;
+  -- each GPU's context goes to the full record.
+  local header, aligns, rows, contexts = {}, {}, {}, pandoc.List()
+  for i, col in ipairs(c.results_table.columns) do -- a line that starts with % is a title block to Pandoc
+    header[i], aligns[i] = cell((col:gsub('^%%', '\\%%'))), i <= 2 and 'AlignLeft' or 'AlignRight'
   end
-  header[#header + 1], header[#header + 2] = cell('Speedup'), cell('Check')
-  aligns[#aligns + 1], aligns[#aligns + 2] = 'AlignRight', 'AlignLeft'
+  for k, line in ipairs(c.results_table.lines) do
+    rows[k] = {}
+    for i, text in ipairs(line) do rows[k][i] = cell(text == '-' and '—' or text) end -- "-" alone would be a list
+  end
   for _, g in ipairs(c.results) do
     -- The stale rows, grouped by the hash they were measured from. Set ragged right: a
     -- justified line of 12-digit hashes has few places to break and ran into the margin.
@@ -301,21 +303,11 @@ local function results_section(c)
         c.source_hash, c.nn)))
       out:insert(pandoc.RawBlock('latex', '\\par\\endgroup'))
     end
-    for k, r in ipairs(g.rows) do
-      local noise = fmt1(r.noise_pct)
-      local line = {cell(k == 1 and md_escape(gpu_name(g.gpu)) or ''),
-                    cell((r.variant == 'library' and 'library (bar)' or r.variant) .. (r.stale and ' **STALE**' or '')),
-                    cell(fmt1(r.median_us)), cell((r.noise_pct or 0) > 5 and ('**' .. noise .. '**') or noise)}
-      if unit then line[5], line[6] = cell(fmt1(r.rate)), cell(fmt1(r.pct_roof)) end
-      line[#line + 1] = cell(r.speedup and (speedup_md(r.speedup) .. '×') or '—')
-      line[#line + 1] = cell(r.check == 'pass' and 'pass' or '**FAIL**')
-      rows[#rows + 1] = line
-    end
     contexts:extend(md_blocks(g.context))
   end
   out:insert(table_block(c.nn, 'Chapter ' .. c.number .. ' measured on ' .. words((function()
       local t = {}; for _, g in ipairs(c.results) do t[#t + 1] = md_escape(g.name) end; return t end)()) ..
-    ': the median of the samples, their noise (bold above 5 %), and the speedup over the naive program.',
+    ': the median of the samples, their noise (bold above 5 %), the fastest sample, and the speedup over the naive program.',
     aligns, header, rows, {'results'}))
   -- How each GPU measured (clocks, versions, sizes, timing method): part of the full record.
   out:insert(record_block(c, 'context', 'How each GPU was measured', {pandoc.Div(contexts, pandoc.Attr('', {'results-context'}))}))
