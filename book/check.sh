@@ -253,6 +253,27 @@ planted_faults() { # NAME: plant each fault listed for the check, run the check 
         esac
     done
 }
+# Two small documents with the faults the book had, read as GitHub markdown without the book's
+# filters and typeset by book/pdf.sh: a table of 14 columns of unbreakable 12-digit numbers (fits
+# no layout book/to-latex.lua tries), "straight quotes" (TeX prints both as closing marks unless
+# pandoc reads them as quotations) and a caret exponent; and contents that fill two pages, typeset
+# two-sided as the book was (BOOK_SIDES=twoside): the book class then leaves page iv blank before
+# the first chapter.
+typeset() { # DIR WHAT PANDOC-ARGS...: DIR/planted.md typeset in DIR, its text read back
+    local dir=$1 what=$2; shift 2
+    pandoc "$dir/planted.md" --from gfm "$@" --to json --output "$dir/book.json" &&
+        book/pdf.sh "$dir/book.json" "$dir" >"$dir/log" 2>&1 && pdftotext -enc UTF-8 "$dir/book.pdf" "$dir/book.txt" ||
+        { fail "book/pdf.sh could not typeset $what:"; sed 's/^/    /' "$dir/log"; }
+}
+mkdir -p "$CHK/planted" "$CHK/planted-sides"
+{ echo '# Planted'; echo; echo 'A "quoted" phrase, and 1 GB = 10^9 bytes. A table too wide for the page:'; echo
+  printf '|'; for i in $(seq 14); do printf ' c%d |' "$i"; done; echo
+  printf '|'; for i in $(seq 14); do printf -- '---:|'; done; echo
+  printf '|'; for i in $(seq 14); do printf ' %d |' $((100000000000 + i)); done; echo
+} >"$CHK/planted/planted.md"
+typeset "$CHK/planted" "the planted document"
+for i in $(seq 40); do printf '## Chapter %d\n\nText of chapter %d.\n\n' "$i" "$i"; done >"$CHK/planted-sides/planted.md"
+BOOK_SIDES=twoside typeset "$CHK/planted-sides" "the two-sided planted document" --metadata title=Planted
 # The checks in order (book/plant_pdf.py CHECKS; check_pdf.py's header says what each checks).
 local checks line args
 mapfile -t checks < <(python3 book/plant_pdf.py checks "$OUT" "$CHK")

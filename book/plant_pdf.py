@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """book/plant_pdf.py: the planted faults of book/check.sh's section 4, on each of which a check of
 book/check_pdf.py must print FAIL: a copy of the built book's data, figures list, text or a chart
-with one defect, or a small document typeset with a fault the book once had. Where a fault is
+with one defect, or a small document check.sh typeset with a fault the book once had. Where a fault is
 planted in several figures at once, the check's FAIL lines must name each of them.
 
     plant_pdf.py checks OUT CHK      each check, in check.sh's order, with its arguments for the
@@ -19,25 +19,17 @@ import collections
 import json
 import os
 import re
-import subprocess
 import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import check_book  # noqa: E402  (book/ is this script's folder)
-from check_pdf import nodes  # noqa: E402
+from check_pdf import CHECKS, nodes  # noqa: E402
 
-# The book's files by kind, and each check's arguments (in check.sh's order) as kinds: a fault
-# replaces one or more of them with its planted copy.
+# The book's files by kind (book/check_pdf.py CHECKS: each check's inputs by kind); a fault replaces
+# one or more of them with its planted copy.
 BOOK = {"json": "{out}/book.json", "txt": "{chk}/book.txt", "figures": "{out}/figures.json",
         "data": "{out}/data.json", "charts": "{out}/charts", "log": "{out}/latex/book.log",
         "tex": "{out}/latex/book.tex"}
-CHECKS = {"carets": ["json"], "captioned": ["json"], "units": ["json"], "markers": ["json"],
-          "quotes": ["txt"], "captions": ["figures", "txt"], "own-roofs": ["data", "figures"],
-          "sweep-axes": ["data", "charts"], "sweep-same": ["data", "charts"],
-          "roofline-labels": ["figures"], "diagrams": ["figures"], "noisy": ["data", "json"],
-          "parts": ["data", "txt"], "record": ["data", "txt"], "lone-headings": ["json", "txt"],
-          "table-numbers": ["data", "txt"], "counter-rows": ["json"], "table-pointers": ["data", "txt"],
-          "overfull": ["log", "tex"], "blank-pages": ["txt"]}
 
 
 class Unplanted(Exception):
@@ -153,45 +145,9 @@ def pages(edit):
     return plant
 
 
-def typeset(folder, what, markdown, meta=(), sides="oneside"):
-    """MARKDOWN read as GitHub markdown (without the book's filters) and typeset by book/pdf.sh in
-    CHK/FOLDER (once: the faults planted in it share it), its text read back by pdftotext; the
-    folder. WHAT names the document where it cannot be typeset."""
-    def plant(b):
-        d = f"{b.chk}/{folder}"
-        if os.path.isfile(f"{d}/book.txt"):
-            return d
-        os.makedirs(d, exist_ok=True)
-        open(f"{d}/planted.md", "w", encoding="utf-8").write(markdown)
-        with open(f"{d}/log", "w") as log:
-            quiet = {"stdin": subprocess.DEVNULL, "stdout": log, "stderr": subprocess.STDOUT}
-            ok = subprocess.run(["pandoc", f"{d}/planted.md", "--from", "gfm", *meta, "--to", "json", "--output",
-                                 f"{d}/book.json"], **quiet).returncode == 0 and subprocess.run(
-                ["book/pdf.sh", f"{d}/book.json", d], env=dict(os.environ, BOOK_SIDES=sides), **quiet).returncode == 0
-        if not ok:
-            log = "".join("    " + line for line in open(f"{d}/log", encoding="utf-8", errors="replace"))
-            raise Unplanted(f"FAIL: book/pdf.sh could not typeset {what}:\n{log.rstrip()}")
-        subprocess.run(["pdftotext", "-enc", "UTF-8", f"{d}/book.pdf", f"{d}/book.txt"], stdin=subprocess.DEVNULL)
-        return d
-    return plant
-
-
-def md_row(cells):
-    return "|" + "".join(f" {c} |" for c in cells) + "\n"
-
-
-# A table of 14 columns of unbreakable 12-digit numbers (fits no layout book/to-latex.lua tries),
-# "straight quotes" (TeX prints both as closing marks unless pandoc reads them as quotations) and
-# a caret exponent.
-FAULTY = typeset("planted", "the planted document",
-                 "# Planted\n\nA \"quoted\" phrase, and 1 GB = 10^9 bytes. A table too wide for the page:\n\n"
-                 + md_row(f"c{i}" for i in range(1, 15)) + "|" + "---:|" * 14 + "\n"
-                 + md_row(100000000000 + i for i in range(1, 15)))
-# Contents that fill two pages, typeset two-sided as the book was: the book class then leaves
-# page iv blank before the first chapter.
-TWO_SIDED = typeset("planted-sides", "the two-sided planted document",
-                    "".join(f"## Chapter {i}\n\nText of chapter {i}.\n\n" for i in range(1, 41)),
-                    meta=["--metadata", "title=Planted"], sides="twoside")
+def typeset(folder, *files):
+    """FILES of a small document check.sh typeset in CHK/FOLDER with the faults the book once had."""
+    return lambda b, name: {kind: f"{b.chk}/{folder}/{file}" for kind, file in files}
 
 
 # --- The mutations too long for a line ----------------------------------------------------------
@@ -267,9 +223,12 @@ def streams_illegible(svg, path):
     return moved(r"translate\([\d.]+,[\d.]+\)(?=\" stroke=\"none\")")(svg, path)
 
 
-def on_page(at, extra):
-    """The PDF's text with EXTRA at the end of the page AT(spans) (the first chapter's second)."""
-    return lambda pages, written, spans: [p + (extra if i == at(spans) else "") for i, p in enumerate(pages)]
+def on_first_page(extra):
+    """The PDF's text with EXTRA at the end of the first chapter's second page."""
+    def edit(pages, written, spans):
+        at = min(s for s, _ in spans.values()) + 1
+        return [p + (extra if i == at else "") for i, p in enumerate(pages)]
+    return edit
 
 
 def lone_heading(pages, written, spans):
@@ -291,7 +250,7 @@ def captions_gone(table):
 def set_scale(scale):
     def edit(d, b):
         for c in d["chapters"]:
-            if c["sweep_chart"] and c["sweep_chart"]["scale"] != scale:
+            if c["sweep_chart"]:
                 c["sweep_chart"]["scale"] = scale
     return edit
 
@@ -299,10 +258,8 @@ def set_scale(scale):
 def same_sweep(d, b):
     """Chapter 15's H200 sweep made the H100's, which its chart (drawn from the real data) does not
     name as the same."""
-    for c in d["chapters"]:
-        sc = c.get("sweep_chart")
-        if sc and len(sc["series"]) > 1 and c["nn"] == "15":
-            sc["series"][1]["points"] = [list(p) for p in sc["series"][0]["points"]]
+    series = next(c for c in d["chapters"] if c["nn"] == "15")["sweep_chart"]["series"]
+    series[1]["points"] = [list(p) for p in series[0]["points"]]
 
 
 def last_part_planned(d, b):
@@ -312,7 +269,6 @@ def last_part_planned(d, b):
             c["status"] = "planned"
 
 
-first_page = lambda spans: min(s for s, _ in spans.values()) + 1  # noqa: E731  the first chapter's second page
 Fault = collections.namedtuple("Fault", "check what plant named", defaults=[None])
 LEGIBLE = r"\.svg\): what it teaches is legible"  # the legibility check's line, after the chart's name
 STREAMS = ("2.1", "3.1", "5.1", "36.1")  # the streams timelines: chapters 02, 03, 05 and 36
@@ -470,9 +426,9 @@ FAULTS = {
     "record-long": Fault("record", "chapters three pages longer", pages(lambda pages, written, spans: [
         p for i, p in enumerate(pages) for _ in range(3 if i in {s for s, _ in spans.values()} else 1)])),
     "record-dump": Fault("record", "a counter dump in a chapter",
-                         pages(on_page(first_page, "\nncu:planted__counter_nobody_reads.sum 1,234\n"))),
+                         pages(on_first_page("\nncu:planted__counter_nobody_reads.sum 1,234\n"))),
     "record-generated": Fault("record", "a Generated-by note",
-                              pages(on_page(first_page, "\nGenerated by make readme from results/.\n"))),
+                              pages(on_first_page("\nGenerated by make readme from results/.\n"))),
     "layout-lone": Fault("lone-headings", "a heading as the last line of a page", pages(lone_heading)),
     # The first chapter's second table caption gone (a table moved away that kept its number).
     "layout-gap": Fault("table-numbers", "a chapter whose second table moved away with its number", pages(captions_gone("2"))),
@@ -480,11 +436,11 @@ FAULTS = {
     # The first chapter with no table caption left (every table moved away: "The last column").
     "layout-pointer": Fault("table-pointers", "a chapter whose tables all moved away", pages(captions_gone(r"(\d+)"))),
     "wide-table": Fault("overfull", "a planted table too wide for the page",
-                        lambda b, name: {"log": FAULTY(b) + "/book.log", "tex": FAULTY(b) + "/book.tex"}),
-    "caret": Fault("carets", "a planted caret exponent", lambda b, name: {"json": FAULTY(b) + "/book.json"}),
-    "straight-quotes": Fault("quotes", "planted straight quotes", lambda b, name: {"txt": FAULTY(b) + "/book.txt"}),
+                        typeset("planted", ("log", "book.log"), ("tex", "book.tex"))),
+    "caret": Fault("carets", "a planted caret exponent", typeset("planted", ("json", "book.json"))),
+    "straight-quotes": Fault("quotes", "planted straight quotes", typeset("planted", ("txt", "book.txt"))),
     "two-sided": Fault("blank-pages", "a two-sided document (a blank page before its first chapter)",
-                       lambda b, name: {"txt": TWO_SIDED(b) + "/book.txt"}),
+                       typeset("planted-sides", ("txt", "book.txt"))),
 }
 
 
@@ -502,7 +458,7 @@ def named(name, log_path):
 def main(argv):
     cmd, args = (argv[0], argv[1:]) if argv else ("", [])
     if cmd == "checks" and len(args) == 2:
-        for check, kinds in CHECKS.items():
+        for check, (_, kinds) in CHECKS.items():
             print("\t".join([check] + [Book(*args).path(k) for k in kinds]))
     elif cmd == "list" and len(args) == 1:
         print("".join(f"{name}\t{f.what}\n" for name, f in FAULTS.items() if f.check == args[0]), end="")
@@ -513,7 +469,7 @@ def main(argv):
         except Unplanted as e:
             print(e)
             return 0
-        print("\n".join(planted.get(k, b.path(k)) for k in CHECKS[fault.check]))
+        print("\n".join(planted.get(k, b.path(k)) for k in CHECKS[fault.check][1]))
     elif cmd == "named" and len(args) == 2 and args[0] in FAULTS:
         named(*args)
     else:
