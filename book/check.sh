@@ -221,126 +221,69 @@ fi
 
 # --- 4. The PDF's layout and typography (book/check_pdf.py) ------------------------------------
 pdf_checks() {
-# Each check runs on the book, then on a planted fault, on which it must fail.
+# Each check runs on the book, then on each fault book/plant_pdf.py plants for it, on which it must
+# fail: a copy of the book's data, figures, text or a chart with one defect (where the fault is in
+# several figures, its FAIL lines must name each), or a small document typeset with a fault the
+# book had once.
 pdf_check() { # NAME ARGS...: run a check_pdf.py check on the book, print its lines
     python3 book/check_pdf.py "$@" >"$CHK/pdf-$1.log" 2>&1
     cat "$CHK/pdf-$1.log"
     grep -qE '^(PASS|FAIL): ' "$CHK/pdf-$1.log" || fail "book/check_pdf.py $1 checked nothing: $(tail -n 1 "$CHK/pdf-$1.log")"
 }
-planted_pdf() { # WHAT NAME ARGS...: the check must FAIL on the planted fault
-    local what=$1; shift
-    python3 book/check_pdf.py "$@" >"$CHK/planted-$1.log" 2>&1
-    if grep -q '^FAIL: ' "$CHK/planted-$1.log"; then
-        pass "the $1 check fails on $what (\"$(grep -m 1 '^FAIL: ' "$CHK/planted-$1.log" | cut -c7-200)\")"
+planted_pdf() { # WHAT LOG NAME ARGS...: the check must FAIL on the planted fault (its output into LOG)
+    local what=$1 log=$2; shift 2
+    python3 book/check_pdf.py "$@" >"$log" 2>&1
+    if grep -q '^FAIL: ' "$log"; then
+        pass "the $1 check fails on $what (\"$(grep -m 1 '^FAIL: ' "$log" | cut -c7-200)\")"
     else
-        fail "the $1 check does not fail on $what:"; sed 's/^/    /' "$CHK/planted-$1.log"
+        fail "the $1 check does not fail on $what:"; sed 's/^/    /' "$log"
     fi
 }
-# The book's text: no literal ^ exponent outside code and math (in the assembled document, which
-# all three editions are written from); quotation marks facing the right way in the PDF.
-pdf_check carets "$OUT/book.json"
-# Every table and figure has a caption. Planted: the first table's caption emptied.
-pdf_check captioned "$OUT/book.json"
-python3 -c 'import json, sys
-doc = json.load(open(sys.argv[1]))
-def plant(n):
-    if isinstance(n, list): return any(plant(x) for x in n)
-    if isinstance(n, dict):
-        if n.get("t") == "Table":
-            n["c"][1][1] = []; return True
-        return plant(n.get("c", []))
-    return False
-plant(doc["blocks"]) and json.dump(doc, open(sys.argv[2], "w"))' "$OUT/book.json" "$CHK/book-bare.json" &&
-    planted_pdf "a table whose caption was emptied" captioned "$CHK/book-bare.json"
-# One unit style (×, µs, no e-notation) outside code. Planted: "2.5x", "12 us", "8.87e-08" and an
-# inline value's "1.60" followed by "x" in the first paragraph.
-pdf_check units "$OUT/book.json"
-python3 -c 'import json, sys
-doc = json.load(open(sys.argv[1]))
-para = next(b for b in doc["blocks"] if b["t"] == "Para")
-sp = {"t": "Space"}
-para["c"] += [sp, {"t": "Str", "c": "2.5x"}, sp, {"t": "Str", "c": "12"}, sp, {"t": "Str", "c": "us"}, sp, {"t": "Str", "c": "8.87e-08"}, sp, {"t": "Str", "c": "1.60"}, {"t": "Str", "c": "x"}]
-json.dump(doc, open(sys.argv[2], "w"))' "$OUT/book.json" "$CHK/book-units.json" &&
-    planted_pdf "planted 2.5x, 12 us, 8.87e-08 and 1.60|x" units "$CHK/book-units.json"
-# No build marker (// [kernel]) in a listing or diff. Planted: one added to the book's first diff.
-pdf_check markers "$OUT/book.json"
-python3 -c 'import json, sys
-doc = json.load(open(sys.argv[1]))
-def plant(n):
-    if isinstance(n, list): return any(plant(x) for x in n)
-    if isinstance(n, dict):
-        if n.get("t") == "CodeBlock" and "diff" in n["c"][0][1]:
-            n["c"][1] += "\n // [kernel]"; return True
-        return plant(n.get("c", []))
-    return False
-plant(doc["blocks"]) and json.dump(doc, open(sys.argv[2], "w"))' "$OUT/book.json" "$CHK/book-marker.json" &&
-    planted_pdf "a build marker planted in a diff" markers "$CHK/book-marker.json"
-pdf_check quotes "$CHK/book.txt"
-# Captions against charts (book/book.lua writes figures.json: each figure's caption and chart).
-# Planted: a figure whose caption names a roof line keeps its caption but gets a chart without
-# one (the fault of figures 2.1, 3.1 and 13.1 in the first edition), or the reverse.
-pdf_check captions "$OUT/figures.json" "$CHK/book.txt"
-if python3 - "$OUT/figures.json" "$CHK/figures-planted.json" <<'PY'
-import json, re, sys
-figs = json.load(open(sys.argv[1]))
-roof = [f for f in figs if re.search("roof|peak", f["caption"])]
-none = [f for f in figs if not re.search("roof|peak", f["caption"])]
-if not roof or not none:
-    sys.exit(1)
-roof[0]["svg"] = none[0]["svg"]
-json.dump(figs, open(sys.argv[2], "w"))
-PY
-then
-    planted_pdf "a caption that names a roof its chart does not draw" captions "$CHK/figures-planted.json" "$CHK/book.txt"
-else
-    note "the book needs a figure with a roof and one without for the planted caption test"
-fi
-# Every chapter against its own roof, one chart. Planted: the data with chapter 01's roof dropped
-# (the chart, drawn from the real data, still names one).
-pdf_check own-roofs "$DATA" "$OUT/figures.json"
-python3 -c 'import json, sys
-d = json.load(open(sys.argv[1]))
-for r in d["roofs"]:
-    if r["roofs"]: r["roofs"], r["pct"] = {}, {}; break
-json.dump(d, open(sys.argv[2], "w"))' "$DATA" "$CHK/data-noroof.json" &&
-    planted_pdf "a chapter whose roof the chart shows but the data lacks" own-roofs "$CHK/data-noroof.json" "$OUT/figures.json"
-# Sweep charts: a knob of choices as points, powers of two on a log axis. Planted: the data says
-# every sweep knob is a choice (the drawn lines then join unrelated choices) or a power of two.
-pdf_check sweep-axes "$DATA" "$OUT/charts"
-# No series hides behind an identical one. Planted: chapter 15's H200 sweep made the H100's, which
-# its chart (drawn from the real data) does not name as the same.
-python3 -c 'import json, sys
-d = json.load(open(sys.argv[1]))
-for c in d["chapters"]:
-    sc = c.get("sweep_chart")
-    if sc and len(sc["series"]) > 1 and c["nn"] == "15":
-        sc["series"][1]["points"] = [list(p) for p in sc["series"][0]["points"]]
-json.dump(d, open(sys.argv[2], "w"))' "$DATA" "$CHK/data-same.json" && {
-    pdf_check sweep-same "$DATA" "$OUT/charts"
-    planted_pdf "a sweep whose two series were made the same" sweep-same "$CHK/data-same.json" "$OUT/charts"; }
-for scale in category log2; do
-    python3 -c 'import json, sys
-d = json.load(open(sys.argv[1]))
-for c in d["chapters"]:
-    if c["sweep_chart"] and c["sweep_chart"]["scale"] != sys.argv[3]: c["sweep_chart"]["scale"] = sys.argv[3]
-json.dump(d, open(sys.argv[2], "w"))' "$DATA" "$CHK/data-$scale.json" "$scale" &&
-        planted_pdf "every sweep knob said to be $scale" sweep-axes "$CHK/data-$scale.json" "$OUT/charts"
+planted_faults() { # NAME: plant each fault listed for the check, run the check on it
+    local faults fault name what args
+    mapfile -t faults < <(python3 book/plant_pdf.py list "$1")
+    for fault in "${faults[@]}"; do
+        name=${fault%%$'\t'*}; what=${fault#*$'\t'}
+        mapfile -t args < <(python3 book/plant_pdf.py plant "$name" "$OUT" "$CHK" 2>"$CHK/plant-$name.log" </dev/null)
+        case ${args[0]:-} in
+            "") fail "book/plant_pdf.py could not plant $what:"; sed 's/^/    /' "$CHK/plant-$name.log" ;;
+            NOTE:* | FAIL:*) printf '%s\n' "${args[@]}" ;;
+            *) planted_pdf "$what" "$CHK/planted-$name.log" "$1" "${args[@]}"
+               python3 book/plant_pdf.py named "$name" "$CHK/planted-$name.log" ;;
+        esac
+    done
+}
+# Two small documents with the faults the book had, read as GitHub markdown without the book's
+# filters and typeset by book/pdf.sh: a table of 14 columns of unbreakable 12-digit numbers (fits
+# no layout book/to-latex.lua tries), "straight quotes" (TeX prints both as closing marks unless
+# pandoc reads them as quotations) and a caret exponent; and contents that fill two pages, typeset
+# two-sided as the book was (BOOK_SIDES=twoside): the book class then leaves page iv blank before
+# the first chapter.
+typeset() { # DIR WHAT PANDOC-ARGS...: DIR/planted.md typeset in DIR, its text read back
+    local dir=$1 what=$2; shift 2
+    pandoc "$dir/planted.md" --from gfm "$@" --to json --output "$dir/book.json" &&
+        book/pdf.sh "$dir/book.json" "$dir" >"$dir/log" 2>&1 && pdftotext -enc UTF-8 "$dir/book.pdf" "$dir/book.txt" ||
+        { fail "book/pdf.sh could not typeset $what:"; sed 's/^/    /' "$dir/log"; }
+}
+mkdir -p "$CHK/planted" "$CHK/planted-sides"
+{ echo '# Planted'; echo; echo 'A "quoted" phrase, and 1 GB = 10^9 bytes. A table too wide for the page:'; echo
+  printf '|'; for i in $(seq 14); do printf ' c%d |' "$i"; done; echo
+  printf '|'; for i in $(seq 14); do printf -- '---:|'; done; echo
+  printf '|'; for i in $(seq 14); do printf ' %d |' $((100000000000 + i)); done; echo
+} >"$CHK/planted/planted.md"
+typeset "$CHK/planted" "the planted document"
+for i in $(seq 40); do printf '## Chapter %d\n\nText of chapter %d.\n\n' "$i" "$i"; done >"$CHK/planted-sides/planted.md"
+BOOK_SIDES=twoside typeset "$CHK/planted-sides" "the two-sided planted document" --metadata title=Planted
+# The checks in order (book/plant_pdf.py CHECKS; check_pdf.py's header says what each checks).
+local checks line args
+mapfile -t checks < <(python3 book/plant_pdf.py checks "$OUT" "$CHK")
+for line in "${checks[@]}"; do
+    IFS=$'\t' read -r -a args <<<"$line"
+    pdf_check "${args[@]}"
+    planted_faults "${args[0]}"
 done
-# No two labels of a roofline overlap. Planted: a roofline's chart with a second label written
-# over its first chapter label.
-pdf_check roofline-labels "$OUT/figures.json"
-python3 -c 'import json, re, sys
-figs = json.load(open(sys.argv[1]))
-f = next(f for f in figs if "/roofline-" in f["svg"])
-svg = open(f["svg"], encoding="utf-8").read()
-m = re.search(r"<g transform=\"translate\([^)]*\)\"[^>]*font-size=\"10[^>]*>\s*<text>[^<]*</text>\s*</g>", svg)
-svg = svg[:m.end()] + m.group(0).replace("<text>", "<text>planted ") + svg[m.end():]
-open(sys.argv[3], "w", encoding="utf-8").write(svg)
-f["svg"] = sys.argv[3]
-json.dump([f], open(sys.argv[2], "w"))' "$OUT/figures.json" "$CHK/figures-labels.json" "$CHK/roofline-planted.svg" &&
-    planted_pdf "a label planted over another on a roofline" roofline-labels "$CHK/figures-labels.json"
-# The placement holds for other data than today's (book/roofline-stress.lua): 20 versions of each
-# GPU's roofline, the chapters' points moved at random, every third crowded together.
+# The roofline's labels are placed for other data than today's too (book/roofline-stress.lua): 20
+# versions of each GPU's roofline, the chapters' points moved at random, every third crowded together.
 mkdir -p "$CHK/roofline-stress"
 if echo x | ROOF_DATA="$DATA" ROOF_OUT="$CHK/roofline-stress" pandoc -f markdown -t plain \
         --lua-filter book/roofline-stress.lua >/dev/null 2>"$CHK/roofline-stress.log"; then
@@ -353,410 +296,6 @@ if echo x | ROOF_DATA="$DATA" ROOF_OUT="$CHK/roofline-stress" pandoc -f markdown
     fi
 else
     fail "book/roofline-stress.lua failed: $(tail -n 3 "$CHK/roofline-stress.log")"
-fi
-# Pictures of a mechanism, computed from the chapters' code; their captions' numbers as drawn.
-# Planted: a caption that says 8-way where the chart shows a 32-way conflict (or 3 sectors, 0.3 KB).
-pdf_check diagrams "$OUT/figures.json"
-python3 -c 'import json, re, sys
-figs = json.load(open(sys.argv[1]))
-for f in figs:
-    if re.search(r"-(sectors|banks|divergence|traffic|occupancy|local|inflight)\.svg$", f["svg"]):
-        f["caption"] = re.sub(r"\d+-way", "8-way", re.sub(r"\d+ sectors", "3 sectors", re.sub(r"\d+ passes", "7 passes", f["caption"])))
-        f["caption"] = re.sub(r"\d+ bytes", "5 bytes", re.sub(r"\d+ warps", "7 warps", re.sub(r"\d+ times", "9 times", f["caption"])))
-        f["caption"] = re.sub(r"\d+(\.\d+)? KB", "0.3 KB", re.sub(r"\d+ ns", "9 ns", f["caption"]))
-json.dump(figs, open(sys.argv[2], "w"))' "$OUT/figures.json" "$CHK/figures-diagrams.json" &&
-    planted_pdf "a picture whose caption gives other numbers than it draws" diagrams "$CHK/figures-diagrams.json"
-# Planted: the occupancy API's answer for the naive program's block, one warp more than drawn.
-python3 -c 'import json, sys
-figs = json.load(open(sys.argv[1]))
-for f in figs:
-    for r in (f.get("drawn") or {}).get("recorded", []) if isinstance(f.get("drawn"), dict) else []:
-        if r["program"] == "naive" and "warps" in r: r["warps"] += 1
-json.dump(figs, open(sys.argv[2], "w"))' "$OUT/figures.json" "$CHK/figures-occupancy.json" &&
-    planted_pdf "an occupancy API answer one warp off the picture" diagrams "$CHK/figures-occupancy.json"
-# Planted: captions that give other registers than Figures 8.1 and 18.1 draw (150 for each count,
-# 48 B of local memory).
-python3 -c 'import json, re, sys
-figs = json.load(open(sys.argv[1]))
-for f in figs:
-    f["caption"] = re.sub(r"\d+ B local", "48 B local", re.sub(r"\d+ registers", "150 registers", f["caption"]))
-json.dump(figs, open(sys.argv[2], "w"))' "$OUT/figures.json" "$CHK/figures-registers.json" &&
-    { planted_pdf "captions whose register counts are not the ones drawn" diagrams "$CHK/figures-registers.json"
-      grep -q "^FAIL: Figure 8.1:: the numbers its caption" "$CHK/planted-diagrams.log" &&
-      grep -q "^FAIL: Figure 18.1:: the numbers its caption" "$CHK/planted-diagrams.log" &&
-      pass "the caption check names both planted register counts (Figures 8.1 and 18.1)" ||
-      fail "the caption check does not name both planted register counts; see $CHK/planted-diagrams.log"; }
-# Planted: ncu's register-limited blocks for chapter 08's optimized program one more than drawn,
-# and chapter 18's naive local-load sectors on one GPU doubled.
-python3 -c 'import json, sys
-figs = json.load(open(sys.argv[1]))
-for f in figs:
-    rec = (f.get("drawn") or {}).get("recorded", []) if isinstance(f.get("drawn"), dict) else []
-    for r in rec:
-        if f["svg"].endswith("ch08-occupancy.svg") and r["program"] == "optimized": r["blocks"] += 1
-    for r in (rec[:1] if f["svg"].endswith("-local.svg") else []):
-        r["ld"] *= 2
-json.dump(figs, open(sys.argv[2], "w"))' "$OUT/figures.json" "$CHK/figures-records.json" &&
-    { planted_pdf "a register limit and local sectors other than each GPU recorded" diagrams "$CHK/figures-records.json"
-      grep -q "^FAIL: Figure 8.1:: the resident warps it draws" "$CHK/planted-diagrams.log" &&
-      grep -q "^FAIL: Figure 18.1:: the registers, stack frame" "$CHK/planted-diagrams.log" &&
-      pass "the record check names both planted records (Figures 8.1 and 18.1)" ||
-      fail "the record check does not name both planted records; see $CHK/planted-diagrams.log"; }
-# Planted: the naive program's warps active recorded at twice what a bytes-in-flight picture draws.
-python3 -c 'import json, sys
-figs = json.load(open(sys.argv[1]))
-for f in figs:
-    for r in f["drawn"]["evidence"] if f["svg"].endswith("-inflight.svg") else []:
-        if r["program"] == "naive": r["warps"] *= 2
-json.dump(figs, open(sys.argv[2], "w"))' "$OUT/figures.json" "$CHK/figures-inflight.json" &&
-    planted_pdf "recorded warps twice those a bytes-in-flight picture draws" diagrams "$CHK/figures-inflight.json"
-# Planted: the Little's-law lines at the latency the optimized launch implies (the most loaded
-# point, as the pictures first drew them), not the least-loaded point's; and chapter 07's H100
-# marker for the optimized launch drawn on the H200's (the two GPUs' markers not set apart).
-python3 -c 'import json, re, sys
-figs = json.load(open(sys.argv[1]))
-for f in figs:
-    for ln in f["drawn"].get("lines", []) if f["svg"].endswith("-inflight.svg") else []:
-        most = max(ln["points"], key=lambda p: p["bytes"])
-        ln["l0"] = most["bytes"] / (most["rate"] / 2 / ln["sms"])
-json.dump(figs, open(sys.argv[2], "w"))
-figs = json.load(open(sys.argv[1]))
-for f in figs:
-    if f["svg"].endswith("ch07-inflight.svg"):
-        svg = open(f["svg"], encoding="utf-8").read()
-        big = re.findall(r"<use xlink:href=\x27#gpPt\d+\x27 transform=\x27translate\(([-\d.]+,[-\d.]+)\) scale\(6.75\)\x27 color=\x27(rgb\([^)]*\))\x27", svg)
-        a = next(x for x in big if x[1] == big[0][1])[0]
-        b = next(x for x in big if x[1] != big[0][1])[0]
-        f["svg"] = sys.argv[4] + "/ch07-inflight.svg"
-        open(f["svg"], "w", encoding="utf-8").write(svg.replace("translate(" + a + ")", "translate(" + b + ")"))
-json.dump(figs, open(sys.argv[3], "w"))' "$OUT/figures.json" "$CHK/figures-inflight-l0.json" "$CHK/figures-inflight-hidden.json" "$CHK" &&
-    { planted_pdf "Little's-law lines at the most-loaded point's latency" diagrams "$CHK/figures-inflight-l0.json"
-      grep -q "^FAIL: Figure 6.1:* its Little's-law lines run at the latency" "$CHK/planted-diagrams.log" &&
-      grep -q "^FAIL: Figure 7.1:* its Little's-law lines run at the latency" "$CHK/planted-diagrams.log" &&
-      pass "the latency check names both planted lines (Figures 6.1 and 7.1)" || fail "the latency check does not name Figures 6.1 and 7.1; see $CHK/planted-diagrams.log"
-      planted_pdf "chapter 07's H100 marker drawn under the H200's" diagrams "$CHK/figures-inflight-hidden.json"
-      grep -q "ch07-inflight.svg): what it teaches is legible.*hides under another GPU" "$CHK/planted-diagrams.log" &&
-      pass "the legibility check names Figure 7.1's hidden marker" || fail "the legibility check does not name Figure 7.1's hidden marker; see $CHK/planted-diagrams.log"; }
-# Planted: the pictures as they were drawn before they were made legible: the resident warps one
-# dark line whatever limit binds (Figure 10.1), a float a lane reads 1 unit wide (Figure 15.1).
-python3 -c 'import json, re, sys
-figs = json.load(open(sys.argv[1]))
-def narrow(m):
-    xs = [float(v) for v in re.findall(r"[-\d.]+", m.group(2))][0::2]
-    return m.group(1) + " ".join(f"{x:.2f},0" for x in (min(xs), min(xs) + 1, min(xs) + 1, min(xs))) + "\x27"
-for f in figs:
-    svg = open(f["svg"], encoding="utf-8").read()
-    if f["svg"].endswith("-occupancy.svg"):
-        svg = re.sub(r"<path stroke=\x27rgb\([^)]*\)\x27(\s+d=\x27(?:[^\x27L]*L){4})", "<path stroke=\x27rgb(34, 34, 34)\x27\\1", svg)
-    elif f["svg"].endswith("-sectors.svg"):
-        svg = re.sub(r"(<polygon fill = \x27rgb\(\s*42,\s*111,\s*176\)\x27 points = \x27)([^\x27]*)\x27", narrow, svg)
-    elif f["svg"].endswith("-inflight.svg"):  # a tick label drawn over the one below it
-        at = re.findall(r"translate\(([\d.]+,[\d.]+)\)", svg)
-        svg = svg.replace("translate(" + at[1] + ")", "translate(" + at[0] + ")", 1)
-    else:
-        continue
-    f["svg"] = sys.argv[3] + "/" + f["svg"].rsplit("/", 1)[1]
-    open(f["svg"], "w", encoding="utf-8").write(svg)
-json.dump(figs, open(sys.argv[2], "w"))' "$OUT/figures.json" "$CHK/figures-illegible.json" "$CHK" &&
-    { planted_pdf "an occupancy curve in one colour whatever limit binds" diagrams "$CHK/figures-illegible.json"
-      grep -q "ch10-occupancy.svg): what it teaches is legible.*binds\" is not on the curve" "$CHK/planted-diagrams.log" &&
-      grep -q "ch15-sectors.svg): what it teaches is legible.*a float a lane reads is 1.00 units" "$CHK/planted-diagrams.log" &&
-      grep -q "ch06-inflight.svg): what it teaches is legible.* overlaps " "$CHK/planted-diagrams.log" &&
-      pass "the legibility check names the planted pictures (Figures 10.1, 15.1 and 6.1)" ||
-      fail "the legibility check does not name the planted pictures; see $CHK/planted-diagrams.log"; }
-# Planted: chapter 22's caption a request short of what its picture draws (31 for 32), and each
-# GPU's recorded sectors per store (chapter 20) and requests per lookup (22) one more than drawn.
-python3 -c 'import json, re, sys
-figs = json.load(open(sys.argv[1]))
-for f in figs:
-    if f["svg"].endswith("-requests.svg"):
-        f["caption"] = re.sub(r"(\d+) requests", lambda m: str(int(m.group(1)) - 1) + " requests", f["caption"])
-json.dump(figs, open(sys.argv[2], "w"))
-figs = json.load(open(sys.argv[1]))
-for f in figs:
-    for r in (f.get("drawn") or {}).get("per_request", []) if isinstance(f.get("drawn"), dict) else []:
-        r["recorded"] += 1
-json.dump(figs, open(sys.argv[3], "w"))' "$OUT/figures.json" "$CHK/figures-requests.json" "$CHK/figures-recorded.json" &&
-    { planted_pdf "chapter 22's caption a request short of its picture" diagrams "$CHK/figures-requests.json"
-      grep -q "^FAIL: Figure 22.1.*not drawn: \['31 requests'\]" "$CHK/planted-diagrams.log" &&
-      pass "the caption check names Figure 22.1's 31 requests" || fail "the caption check does not name Figure 22.1; see $CHK/planted-diagrams.log"
-      planted_pdf "recorded sectors per store and requests per lookup one more than drawn" diagrams "$CHK/figures-recorded.json"
-      grep -q "^FAIL: Figure 20.1.*sectors per store.*differ" "$CHK/planted-diagrams.log" &&
-      grep -q "^FAIL: Figure 22.1.*requests per lookup.*differ" "$CHK/planted-diagrams.log" &&
-      grep -q "^FAIL: Figure 19.1.*uses per global load.*differ" "$CHK/planted-diagrams.log" &&
-      grep -q "^FAIL: Figure 16.1.*sectors per load request.*differ" "$CHK/planted-diagrams.log" &&
-      pass "the recorded-figure check names the planted pictures (Figures 16.1, 19.1, 20.1 and 22.1)" ||
-      fail "the recorded-figure check does not name the planted pictures; see $CHK/planted-diagrams.log"; }
-# Planted: the second GPU's record (the H200's: the pictures are drawn from the first) one more
-# than Figures 1.1 and 21.1 draw (bytes per element, tile row, passes per load), and missing the
-# counters that Figure 32.1's passes and lanes are checked against.
-python3 -c 'import json, re, sys
-figs = json.load(open(sys.argv[1]))
-for f in figs:
-    per = (f.get("drawn") or {}).get("per_request", []) if re.search(r"ch(01|21|32)-", f["svg"]) else []
-    for r in per:
-        if r["gpu"] != per[0]["gpu"]:
-            if "/ch32-" in f["svg"]: r.pop("recorded", None)
-            else: r["recorded"] += 1
-json.dump(figs, open(sys.argv[2], "w"))' "$OUT/figures.json" "$CHK/figures-record-each.json" &&
-    { planted_pdf "the H200's record one more than Figures 1.1 and 21.1 draw, its counters for 32.1 missing" diagrams "$CHK/figures-record-each.json"
-      grep -q "^FAIL: Figure 1.1:.*DRAM bytes.*differ: \['nvidia-h200" "$CHK/planted-diagrams.log" &&
-      grep -q "^FAIL: Figure 21.1:.*differ: \['nvidia-h200 naive floats a tile row" "$CHK/planted-diagrams.log" &&
-      grep -q "^FAIL: Figure 32.1:.*differ: \['nvidia-h200 naive passes per warp: drawn 2, recorded nothing" "$CHK/planted-diagrams.log" &&
-      pass "the recorded-figure check names each planted record (Figures 1.1, 21.1 and 32.1, the H200's)" ||
-      fail "the recorded-figure check does not name each planted record of Figures 1.1, 21.1 and 32.1; see $CHK/planted-diagrams.log"; }
-# Planted: chapter 17's recorded sectors per load request 0.1 more than its rows' addresses give (a
-# sector in ten requests: within half, as the one-warp pictures are held, but not its 0.05).
-python3 -c 'import json, sys
-figs = json.load(open(sys.argv[1]))
-for f in figs:
-    for r in (f.get("drawn") or {}).get("per_request", []) if f["svg"].endswith("ch17-sectors.svg") else []:
-        r["recorded"] += 0.1
-json.dump(figs, open(sys.argv[2], "w"))' "$OUT/figures.json" "$CHK/figures-pitch.json" &&
-    { planted_pdf "chapter 17's recorded sectors per request a tenth off its rows' addresses" diagrams "$CHK/figures-pitch.json"
-      grep -q "^FAIL: Figure 17.1.*sectors per load request over 32 rows.*differ" "$CHK/planted-diagrams.log" &&
-      pass "the recorded-figure check names Figure 17.1 a tenth of a sector off" ||
-      fail "the recorded-figure check does not name Figure 17.1; see $CHK/planted-diagrams.log"; }
-# Planted, the streams timelines (Figures 2.1, 5.1): a caption whose milliseconds and kernels at
-# Planted, the tiling picture (Figure 19.1): a caption that gives the tiled program 16 uses per
-# global load where the chart draws 32; and its rows of floats drawn 1 unit thick on the phone.
-python3 -c 'import json, re, sys
-figs = json.load(open(sys.argv[1]))
-for f in figs:
-    if f["svg"].endswith("-tiling.svg"):
-        f["caption"] = re.sub(r"(\d\d+) uses per global load", "16 uses per global load", f["caption"])
-json.dump(figs, open(sys.argv[2], "w"))
-def thin(m):
-    p = [float(v) for v in re.findall(r"[-\d.]+", m.group(2))]
-    x0, y0, y1 = min(p[0::2]), min(p[1::2]), max(p[1::2])
-    tall = max(p[1::2]) - y0 > 50  # the column of B, not a row
-    return m.group(1) + f"{x0:.2f},{y1:.2f} {x0 + 1:.2f},{y1:.2f} {x0 + 1:.2f},{y0:.2f} {x0:.2f},{y0:.2f} \x27" if tall else m.group(0)
-figs = json.load(open(sys.argv[1]))
-for f in figs:
-    if f["svg"].endswith("-tiling.svg"):
-        path = f["svg"][:-4] + "-phone.svg"
-        svg = re.sub(r"(<polygon fill = \x27rgb\(209,\s*96,\s*61\)\x27 points = \x27)([^\x27]*)\x27", thin, open(path, encoding="utf-8").read())
-        open(sys.argv[4] + "/" + path.rsplit("/", 1)[1], "w", encoding="utf-8").write(svg)
-        page = sys.argv[4] + "/" + f["svg"].rsplit("/", 1)[1]
-        open(page, "w", encoding="utf-8").write(open(f["svg"], encoding="utf-8").read())
-        f["svg"] = page
-json.dump(figs, open(sys.argv[3], "w"))' "$OUT/figures.json" "$CHK/figures-tiling.json" "$CHK/figures-tiling-thin.json" "$CHK" &&
-    { planted_pdf "chapter 19's caption with 16 uses per global load where 32 are drawn" diagrams "$CHK/figures-tiling.json"
-      grep -q "^FAIL: Figure 19.1:* the numbers its caption gives.*not drawn: \['16 uses per global load'\]" "$CHK/planted-diagrams.log" &&
-      pass "the caption check names Figure 19.1's 16 uses per global load" || fail "the caption check does not name Figure 19.1; see $CHK/planted-diagrams.log"
-      planted_pdf "chapter 19's column of B drawn 1 unit wide on the phone" diagrams "$CHK/figures-tiling-thin.json"
-      grep -q "ch19-tiling-phone.svg): what it teaches is legible.*a row of floats is 1.00 units" "$CHK/planted-diagrams.log" &&
-      pass "the legibility check names Figure 19.1's planted 1-unit column" || fail "the legibility check does not name Figure 19.1; see $CHK/planted-diagrams.log"; }
-# Planted: the H200's speedup of the tiled program 10% off what Figure 19.1's caption restates.
-python3 -c 'import json, sys
-figs = json.load(open(sys.argv[1]))
-for f in figs:
-    for r in f["drawn"].get("recorded", []) if f["svg"].endswith("ch19-tiling.svg") else []:
-        if r["metric"] == "speedup" and r["gpu"] == "nvidia-h200": r["value"] *= 1.1
-json.dump(figs, open(sys.argv[2], "w"))' "$OUT/figures.json" "$CHK/figures-tiling-speedup.json" &&
-    { planted_pdf "the H200's tiled speedup 10% off Figure 19.1's caption" diagrams "$CHK/figures-tiling-speedup.json"
-      grep -q "^FAIL: Figure 19.1:* the recorded figures its caption restates.*speedup said 1.44" "$CHK/planted-diagrams.log" &&
-      pass "the restated-figure check names Figure 19.1's speedup" || fail "the restated-figure check does not name Figure 19.1's speedup; see $CHK/planted-diagrams.log"; }
-# Planted, the streams timelines (Figures 2.1, 3.1, 5.1, 36.1): a caption whose milliseconds,
-# microseconds and kernels at once are not the chart's; the H100's record 10% off what the captions restate; and the pictures
-# drawn illegibly: 2.1's dashed lines up to the top, through its texts, 5.1's second text on its first.
-python3 -c 'import json, re, sys
-figs = json.load(open(sys.argv[1]))
-for f in figs:
-    if f["svg"].endswith("-streams.svg"):
-        f["caption"] = re.sub(r"\d+\.\d+ ms", "7.25 ms", re.sub(r"[\d.]+ kernels at once", "9.5 kernels at once", f["caption"]))
-        f["caption"] = re.sub(r"\d+\.\d+ µs", "7.25 µs", f["caption"])
-json.dump(figs, open(sys.argv[2], "w"))' "$OUT/figures.json" "$CHK/figures-streams.json" &&
-    planted_pdf "streams timelines whose captions give other times than they draw" diagrams "$CHK/figures-streams.json" &&
-    { [ "$(grep -cE '^FAIL: Figure (2|3|5|36)\.1:* the numbers its caption gives' "$CHK/planted-diagrams.log")" = 4 ] ||
-      fail "the planted streams captions do not fail for each of Figures 2.1, 3.1, 5.1 and 36.1; see $CHK/planted-diagrams.log"; }
-python3 -c 'import json, sys
-figs = json.load(open(sys.argv[1]))
-for f in figs:
-    d = f.get("drawn") or {}
-    for r in d.get("recorded", []) if f["svg"].endswith("-streams.svg") else []:
-        if r["gpu"] == d["gpu"]: r["value"] *= 1.1
-json.dump(figs, open(sys.argv[2], "w"))' "$OUT/figures.json" "$CHK/figures-restated.json" &&
-    planted_pdf "an H100 record 10% off what the streams captions restate" diagrams "$CHK/figures-restated.json" &&
-    { [ "$(grep -cE '^FAIL: Figure (2|3|5|36)\.1:* the recorded figures its caption restates' "$CHK/planted-diagrams.log")" = 4 ] ||
-      fail "the planted records do not fail for each of Figures 2.1, 3.1, 5.1 and 36.1; see $CHK/planted-diagrams.log"; }
-python3 -c 'import json, re, sys
-figs = json.load(open(sys.argv[1]))
-for f in figs:
-    if not f["svg"].endswith("-streams.svg"):
-        continue
-    for path in (f["svg"], f["svg"][:-4] + "-phone.svg"):
-        svg = open(path, encoding="utf-8").read()
-        if "/ch02-" in path:
-            svg = re.sub(r"(stroke-dasharray=\x27[^\x27]*\x27\s+d=\x27[^\x27]*)", lambda m: re.sub(r"L([\d.]+),[\d.]+", r"L\1,0", m.group(1)), svg)
-        else:
-            at = re.findall(r"translate\([\d.]+,[\d.]+\)(?=\" stroke=\"none\")", svg)
-            svg = svg.replace(at[1], at[0], 1)
-        open(sys.argv[3] + "/" + path.rsplit("/", 1)[1], "w", encoding="utf-8").write(svg)
-    f["svg"] = sys.argv[3] + "/" + f["svg"].rsplit("/", 1)[1]
-json.dump(figs, open(sys.argv[2], "w"))' "$OUT/figures.json" "$CHK/figures-streams-illegible.json" "$CHK" &&
-    { planted_pdf "streams timelines with a dashed line through a text and a text over another" diagrams "$CHK/figures-streams-illegible.json"
-      grep -q "ch02-streams-phone.svg): what it teaches is legible.*a dashed line runs through" "$CHK/planted-diagrams.log" &&
-      grep -q "ch05-streams.svg): what it teaches is legible.*overprints" "$CHK/planted-diagrams.log" &&
-      grep -q "ch03-streams.svg): what it teaches is legible.*overprints" "$CHK/planted-diagrams.log" &&
-      pass "the legibility check names the planted streams timelines (Figures 2.1, 3.1 and 5.1)" ||
-      fail "the legibility check does not name both planted streams timelines; see $CHK/planted-diagrams.log"; }
-# Planted: chapter 08's recorded spill stores one byte more than Figure 8.1 says and draws, and its
-# phone edition's second point label moved onto the first.
-python3 -c 'import json, re, sys
-figs = json.load(open(sys.argv[1]))
-for f in figs:
-    for r in (f.get("drawn") or {}).get("figures", []) if f["svg"].endswith("ch08-occupancy.svg") else []:
-        if r["metric"] == "spill_store_bytes": r["value"] += 1
-json.dump(figs, open(sys.argv[2], "w"))
-figs = json.load(open(sys.argv[1]))
-for f in figs:
-    if f["svg"].endswith("ch08-occupancy.svg"):
-        for path in (f["svg"], f["svg"][:-4] + "-phone.svg"):
-            svg = open(path, encoding="utf-8").read()
-            if path.endswith("-phone.svg"):
-                at = re.findall(r"translate\(([\d.]+,[\d.]+)\)(?=\" stroke=\"none\"[^>]*>\s*<text>min-blocks)", svg)
-                svg = svg.replace("translate(" + at[1] + ")", "translate(" + at[0] + ")", 1)
-            open(sys.argv[4] + "/" + path.rsplit("/", 1)[1], "w", encoding="utf-8").write(svg)
-        f["svg"] = sys.argv[4] + "/" + f["svg"].rsplit("/", 1)[1]
-json.dump(figs, open(sys.argv[3], "w"))' "$OUT/figures.json" "$CHK/figures-spills.json" "$CHK/figures-occupancy-labels.json" "$CHK" &&
-    { planted_pdf "chapter 08's spill stores a byte more than its caption and picture say" diagrams "$CHK/figures-spills.json"
-      grep -q "^FAIL: Figure 8.1:* the recorded figures its caption restates.*spill_store_bytes" "$CHK/planted-diagrams.log" &&
-      pass "the restated-figure check names Figure 8.1's spill stores" || fail "the restated-figure check does not name Figure 8.1; see $CHK/planted-diagrams.log"
-      planted_pdf "chapter 08's point labels one over another on the phone" diagrams "$CHK/figures-occupancy-labels.json"
-      grep -q "ch08-occupancy-phone.svg): what it teaches is legible.* overlaps " "$CHK/planted-diagrams.log" &&
-      pass "the legibility check names Figure 8.1's planted label over another" || fail "the legibility check does not name Figure 8.1; see $CHK/planted-diagrams.log"; }
-# Planted: Nsight Compute's shared-memory limit for chapter 10's naive launches one block more than
-# Figure 10.1 draws, and chapter 36's optimized program recorded allocating in every iteration.
-python3 -c 'import json, sys
-figs = json.load(open(sys.argv[1]))
-for f in figs:
-    for r in (f.get("drawn") or {}).get("per_request") or [] if isinstance(f.get("drawn"), dict) else []:
-        if f["svg"].endswith("ch10-occupancy.svg"): r["recorded"] += 1
-        if f["svg"].endswith("ch36-streams.svg") and r["program"] == "optimized": r["recorded"] = 1
-json.dump(figs, open(sys.argv[2], "w"))' "$OUT/figures.json" "$CHK/figures-data2.json" &&
-    { planted_pdf "a shared-memory limit and allocation calls other than each GPU recorded" diagrams "$CHK/figures-data2.json"
-      grep -q "^FAIL: Figure 10.1:* its blocks the shared memory holds.*differ" "$CHK/planted-diagrams.log" &&
-      grep -q "^FAIL: Figure 36.1:* its allocation calls per iteration.*differ" "$CHK/planted-diagrams.log" &&
-      pass "the recorded-figure check names Figures 10.1 (shared-memory blocks) and 36.1 (allocation calls)" ||
-      fail "the recorded-figure check does not name Figures 10.1 and 36.1; see $CHK/planted-diagrams.log"; }
-# Planted: the book without its one picture of Part V (chapter 36's timeline).
-python3 -c 'import json, sys
-json.dump([f for f in json.load(open(sys.argv[1])) if "/ch36-" not in f["svg"]], open(sys.argv[2], "w"))' \
-    "$OUT/figures.json" "$CHK/figures-nopart.json" &&
-    planted_pdf "the book without chapter 36's picture (Part V)" diagrams "$CHK/figures-nopart.json"
-# Noise above 5% in bold. Planted: the data with a quiet sweep row's noise raised to 55.5%
-# (the book, built from the real data, does not set it in bold).
-pdf_check noisy "$DATA" "$OUT/book.json"
-python3 -c 'import json, sys
-d = json.load(open(sys.argv[1]))
-r = next(r for c in d["chapters"] for g in c["sweeps"] for r in g["rows"] if (r["noise_pct"] or 0) < 1)
-r["noise_pct"] = 55.5
-json.dump(d, open(sys.argv[2], "w"))' "$DATA" "$CHK/data-noisy.json" &&
-    planted_pdf "a sweep row whose 55.5% noise is not in bold" noisy "$CHK/data-noisy.json" "$OUT/book.json"
-# Every part is real (the first edition's Part V was a page with one planned chapter). Planted:
-# the data with the last part's chapters marked planned.
-pdf_check parts "$DATA" "$CHK/book.txt"
-python3 -c 'import json, sys
-d = json.load(open(sys.argv[1])); last = set(d["parts"][-1]["chapters"])
-for c in d["chapters"]:
-    if c["nn"] in last: c["status"] = "planned"
-json.dump(d, open(sys.argv[2], "w"))' "$DATA" "$CHK/data-planned.json" &&
-    planted_pdf "a part whose chapters are all planned" parts "$CHK/data-planned.json" "$CHK/book.txt"
-# The chapters carry their claims, the full record is appendix C. Planted, one at a time: every
-# chapter's first page printed three times (long chapters), a counter no claim reads printed in the
-# first chapter (a counter dump), a "Generated by make readme" note.
-pdf_check record "$DATA" "$CHK/book.txt"
-python3 - "$DATA" "$CHK/book.txt" "$CHK/record" <<'PY' &&
-import json, sys
-sys.path.insert(0, "book"); sys.dont_write_bytecode = True
-import check_book
-data, pages = json.load(open(sys.argv[1])), open(sys.argv[2], encoding="utf-8").read().split("\f")
-spans = check_book.pdf_chapters("\f".join(pages), [c for c in data["chapters"] if c["status"] == "written"], spans=True)
-starts = {s for s, _ in spans.values()}
-first = min(starts)
-plant = {"long": [p for i, p in enumerate(pages) for _ in range(3 if i in starts else 1)],
-         "dump": [p + ("\nncu:planted__counter_nobody_reads.sum 1,234\n" if i == first + 1 else "") for i, p in enumerate(pages)],
-         "generated": [p + ("\nGenerated by make readme from results/.\n" if i == first + 1 else "") for i, p in enumerate(pages)]}
-for name, planted in plant.items():
-    open(f"{sys.argv[3]}-{name}.txt", "w", encoding="utf-8").write("\f".join(planted))
-PY
-{ planted_pdf "chapters three pages longer" record "$DATA" "$CHK/record-long.txt"
-  planted_pdf "a counter dump in a chapter" record "$DATA" "$CHK/record-dump.txt"
-  planted_pdf "a Generated-by note" record "$DATA" "$CHK/record-generated.txt"; }
-# The chapters' layout: no section heading alone at the foot of a page, tables numbered without a
-# gap, counter tables of what the story reads, no sentence reading a table its chapter does not
-# show. Planted: "Results" as the last line of the first chapter's second page; that chapter's
-# second table caption gone (a table moved away that kept its number); a counter table of 13
-# rows; the first chapter with no table caption left (every table moved away: "The last column").
-pdf_check lone-headings "$OUT/book.json" "$CHK/book.txt"
-pdf_check table-numbers "$DATA" "$CHK/book.txt"
-pdf_check counter-rows "$OUT/book.json"
-pdf_check table-pointers "$DATA" "$CHK/book.txt"
-python3 - "$DATA" "$CHK/book.txt" "$CHK/layout" "$OUT/book.json" <<'PY' &&
-import json, re, sys
-sys.path.insert(0, "book"); sys.dont_write_bytecode = True
-import check_book
-data, pages = json.load(open(sys.argv[1])), open(sys.argv[2], encoding="utf-8").read().split("\f")
-written = [c for c in data["chapters"] if c["status"] == "written"]
-spans = check_book.pdf_chapters("\f".join(pages), written, spans=True)
-s, e = spans[written[0]["nn"]]
-n = int(written[0]["nn"])
-def lone(i, p):
-    lines = p.rstrip("\n").split("\n")
-    return "\n".join(lines[:-1] + ["Results", lines[-1]]) + "\n" if i == s + 1 else p
-plant = {"lone": [lone(i, p) for i, p in enumerate(pages)],
-         "gap": [re.sub(rf"(^|\n)(\s*)Table {n}\.2:", r"\1\2A table:", p) if s <= i < e else p for i, p in enumerate(pages)],
-         "pointer": [re.sub(rf"(^|\n)(\s*)Table {n}\.(\d+):", r"\1\2A table:", p) if s <= i < e else p for i, p in enumerate(pages)]}
-for name, planted in plant.items():
-    open(f"{sys.argv[3]}-{name}.txt", "w", encoding="utf-8").write("\f".join(planted))
-doc = json.load(open(sys.argv[4]))
-def grow(x):
-    if isinstance(x, list): return any(grow(y) for y in x)
-    if isinstance(x, dict):
-        if x.get("t") == "Div" and "claim-counters" in x["c"][0][1]:
-            body = next(t for t in x["c"][1] if t.get("t") == "Table")["c"][4][0]
-            body[3] = (body[3] * 13)[:13]; return True
-        return grow(x.get("c", []))
-    return False
-grow(doc["blocks"]) and json.dump(doc, open(sys.argv[3] + "-counters.json", "w"))
-PY
-{ planted_pdf "a heading as the last line of a page" lone-headings "$OUT/book.json" "$CHK/layout-lone.txt"
-  planted_pdf "a chapter whose second table moved away with its number" table-numbers "$DATA" "$CHK/layout-gap.txt"
-  planted_pdf "a counter table of 13 rows" counter-rows "$CHK/layout-counters.json"
-  planted_pdf "a chapter whose tables all moved away" table-pointers "$DATA" "$CHK/layout-pointer.txt"; }
-# Overflow: xelatex's overfull boxes.
-pdf_check overfull "$OUT/latex/book.log" "$OUT/latex/book.tex"
-# Planted: a small document with the faults the book had, read as GitHub markdown without the
-# book's filters, typeset by book/pdf.sh: a table of 14 columns of unbreakable 12-digit numbers
-# (fits no layout book/to-latex.lua tries), "straight quotes" (TeX prints both as closing marks
-# unless pandoc reads them as quotations) and a caret exponent.
-mkdir -p "$CHK/planted"
-{ echo '# Planted'; echo; echo 'A "quoted" phrase, and 1 GB = 10^9 bytes. A table too wide for the page:'; echo
-  printf '|'; for i in $(seq 14); do printf ' c%d |' "$i"; done; echo
-  printf '|'; for i in $(seq 14); do printf -- '---:|'; done; echo
-  printf '|'; for i in $(seq 14); do printf ' %d |' $((100000000000 + i)); done; echo
-} >"$CHK/planted/planted.md"
-if pandoc "$CHK/planted/planted.md" --from gfm --to json --output "$CHK/planted/book.json" &&
-   book/pdf.sh "$CHK/planted/book.json" "$CHK/planted" >"$CHK/planted/log" 2>&1; then
-    pdftotext -enc UTF-8 "$CHK/planted/book.pdf" "$CHK/planted/book.txt"
-    planted_pdf "a planted table too wide for the page" overfull "$CHK/planted/book.log" "$CHK/planted/book.tex"
-    planted_pdf "a planted caret exponent" carets "$CHK/planted/book.json"
-    planted_pdf "planted straight quotes" quotes "$CHK/planted/book.txt"
-else
-    fail "book/pdf.sh could not typeset the planted document:"; sed 's/^/    /' "$CHK/planted/log"
-fi
-# No blank page. Planted: a document whose contents fill two pages, typeset two-sided as the book
-# was (BOOK_SIDES=twoside): the book class then leaves page iv blank before the first chapter.
-pdf_check blank-pages "$CHK/book.txt"
-mkdir -p "$CHK/planted-sides"
-for i in $(seq 40); do printf '## Chapter %d\n\nText of chapter %d.\n\n' "$i" "$i"; done >"$CHK/planted-sides/planted.md"
-if pandoc "$CHK/planted-sides/planted.md" --from gfm --metadata title=Planted --to json --output "$CHK/planted-sides/book.json" &&
-   BOOK_SIDES=twoside book/pdf.sh "$CHK/planted-sides/book.json" "$CHK/planted-sides" >"$CHK/planted-sides/log" 2>&1; then
-    pdftotext -enc UTF-8 "$CHK/planted-sides/book.pdf" "$CHK/planted-sides/book.txt"
-    planted_pdf "a two-sided document (a blank page before its first chapter)" blank-pages "$CHK/planted-sides/book.txt"
-else
-    fail "book/pdf.sh could not typeset the two-sided planted document:"; sed 's/^/    /' "$CHK/planted-sides/log"
 fi
 # --- end of section 4 -----------------------------------------------------------------------------
 }

@@ -45,6 +45,14 @@ HBOX_PT = 1.0
 VBOX_PT = 6.0
 
 
+def load(path):
+    return json.load(open(path, encoding="utf-8"))
+
+
+def read(path):
+    return open(path, encoding="utf-8", errors="replace").read()
+
+
 def where_in_tex(tex, line):
     """The chapter, section and numbered table or listing at or above a line of the .tex."""
     chapter = section = thing = ""
@@ -62,8 +70,8 @@ def where_in_tex(tex, line):
 
 
 def overfull(log_path, tex_path):
-    log = open(log_path, encoding="utf-8", errors="replace").read()
-    tex = open(tex_path, encoding="utf-8", errors="replace").read().split("\n")
+    log = read(log_path)
+    tex = read(tex_path).split("\n")
     boxes = re.findall(r"Overfull \\([hv])box \(([\d.]+)pt too (?:wide|high)\) "
                        r"(?:in \w+ at lines (\d+)--(\d+)|detected at line (\d+))\n(.*)", log)
     if not boxes and "Output written on" not in log:
@@ -89,21 +97,23 @@ def overfull(log_path, tex_path):
           f"{VBOX_PT:g} pt below it ({n} overfull box{'es' if n != 1 else ''} in {log_path}, "
           f"{sum(1 for k, pt, *_ in boxes if float(pt) > (HBOX_PT if k == 'h' else VBOX_PT))} "
           "above that)")
-    return 1 if check_book.failed else 0
 
 
 SKIP = {"Code", "CodeBlock", "RawInline", "RawBlock", "Math"}  # where ^ is meant as it is
 
 
-def nodes(node):
-    """Every element (a dict with 't') of a Pandoc JSON tree, depth first."""
+def nodes(node, skip=lambda n: False):
+    """Every element (a dict with 't') of a Pandoc JSON tree, depth first; none inside one that
+    SKIP(it) holds for."""
     if isinstance(node, list):
         for n in node:
-            yield from nodes(n)
+            yield from nodes(n, skip)
     elif isinstance(node, dict):
         if "t" in node:
             yield node
-        yield from nodes(node.get("c", []))
+            if skip(node):
+                return
+        yield from nodes(node.get("c", []), skip)
 
 
 def plain(node):
@@ -127,59 +137,37 @@ def markers(json_path):
     """No build marker (a line `// [kernel]`, which cuts the listings out of the sources) is
     printed in a listing or a diff of the assembled book (a source file's page, book/book.lua's
     .source-files, shows the whole file, markers and all)."""
-    doc = json.load(open(json_path, encoding="utf-8"))
-    found = []
-
-    def walk(node):
-        if isinstance(node, list):
-            for n in node:
-                walk(n)
-        elif isinstance(node, dict):
-            if node.get("t") == "CodeBlock":
-                found.extend(m.group(0).strip() for m in MARKER.finditer(node["c"][1]))
-            elif not (node.get("t") == "Div" and "source-files" in node["c"][0][1]):
-                walk(node.get("c", []))
-
-    walk(doc["blocks"])
+    doc = load(json_path)
+    found = [m.group(0).strip() for n in nodes(doc["blocks"], lambda n: n["t"] == "Div" and "source-files" in n["c"][0][1])
+             if n["t"] == "CodeBlock" for m in MARKER.finditer(n["c"][1])]
     check(not found, f"no build marker (// [NAME]) in a listing or diff of {json_path}"
           + (f" ({len(found)} found, e.g. {found[:3]})" if found else ""))
-    return 1 if check_book.failed else 0
 
 
 def captioned(json_path):
     """Every table and every figure of the assembled book has a caption that says what it shows
     (more than its label "Table 22.5:")."""
-    doc = json.load(open(json_path, encoding="utf-8"))
-    bare, n = [], [0]
-
-    def walk(node):
-        if isinstance(node, list):
-            for x in node:
-                walk(x)
-        elif isinstance(node, dict):
-            t, c = node.get("t"), node.get("c")
-            if t == "Table":  # [attr, caption [short, long blocks], ...]
-                n[0] += 1
-                text = plain(c[1][1]).strip()
-                if len(re.sub(r"^(Table|Figure)\s+[\w.]+:\s*", "", text)) < 10:
-                    bare.append(text or "(no caption)")
-            elif t == "Image" and c[2][1].startswith("fig:"):  # [attr, inlines, [src, title]]
-                n[0] += 1
-                text = plain(c[1]).strip()
-                if len(re.sub(r"^(Table|Figure)\s+[\w.]+:\s*", "", text)) < 10:
-                    bare.append(text or f"(figure {c[2][0]} without a caption)")
-            walk(c if isinstance(c, list) else [])
-
-    walk(doc["blocks"])
-    check(not bare, f"every table and figure of {json_path} has a caption ({n[0]})"
+    doc = load(json_path)
+    bare, n = [], 0
+    for node in nodes(doc["blocks"]):
+        t, c = node["t"], node.get("c")
+        if t == "Table":  # [attr, caption [short, long blocks], ...]
+            text, unnamed = plain(c[1][1]).strip(), "(no caption)"
+        elif t == "Image" and c[2][1].startswith("fig:"):  # [attr, inlines, [src, title]]
+            text, unnamed = plain(c[1]).strip(), f"(figure {c[2][0]} without a caption)"
+        else:
+            continue
+        n += 1
+        if len(re.sub(r"^(Table|Figure)\s+[\w.]+:\s*", "", text)) < 10:
+            bare.append(text or unnamed)
+    check(not bare, f"every table and figure of {json_path} has a caption ({n})"
           + (f"; {len(bare)} bare: {bare[:5]}" if bare else ""))
-    return 1 if check_book.failed else 0
 
 
 def units(json_path):
     """One unit style in the text of the assembled book, outside code: × not "2.5x", µs not
     "12 us", no e-notation ("8.87e-08"); book/book.lua units() converts what the READMEs write."""
-    doc = json.load(open(json_path, encoding="utf-8"))
+    doc = load(json_path)
     found = []
     times = re.compile(r"^\W*(\d[\d.,]*)?\dx\W*$")  # not a version: "12.x"
     micro = re.compile(r"^\W*\d[\d.,]*us\W*$|^us\W*$")
@@ -214,41 +202,28 @@ def units(json_path):
     walk(doc["blocks"])
     check(not found, f"one unit style in {json_path}: × and µs, no e-notation"
           + (f" ({len(found)} found: {found[:8]})" if found else ""))
-    return 1 if check_book.failed else 0
 
 
 def carets(json_path):
     """No literal ^ in the text of the assembled book (the PDF, HTML and EPUB are written from it),
     outside code and math: an exponent must have become a superscript."""
-    doc = json.load(open(json_path, encoding="utf-8"))
-    found, heading = [], ["the front matter"]
-
-    def walk(node):
-        if isinstance(node, list):
-            for n in node:
-                walk(n)
-        elif isinstance(node, dict):
-            t = node.get("t")
-            if t in SKIP:
-                return
-            if t == "Header":
-                heading[0] = plain(node["c"][2])
-            if t == "Str" and "^" in node["c"]:
-                found.append((heading[0], node["c"]))
-            walk(node.get("c", []))
-
-    walk(doc["blocks"])
+    doc = load(json_path)
+    found, heading = [], "the front matter"
+    for n in nodes(doc["blocks"], lambda n: n["t"] in SKIP):
+        if n["t"] == "Header":
+            heading = plain(n["c"][2])
+        if n["t"] == "Str" and "^" in n["c"]:
+            found.append((heading, n["c"]))
     for where, text in found[:20]:
         check(False, f"a literal ^ in the text under \"{where}\": \"{text}\" (an exponent the "
               "superscript filter of book/book.lua did not take)")
     check(not found, f"no literal ^ outside code and math in {json_path} ({len(found)} found)")
-    return 1 if check_book.failed else 0
 
 
 def quotes(txt_path):
     """Quotation marks the right way round in the PDF's text (pdftotext): a straight " that TeX's
     font mapping printed as a closing mark where the quotation opens, or the reverse."""
-    text = open(txt_path, encoding="utf-8", errors="replace").read()
+    text = read(txt_path)
     wrong = [m for m in re.finditer(r"(?:^|(?<=[\s(\[/\u2014\u2013]))[\u201d\u2019](?=\w)", text)]
     wrong += [m for m in re.finditer(r"(?<=\w)\u201c(?=[\s.,;:!?)]|$)", text)]
     for m in wrong[:10]:
@@ -259,7 +234,6 @@ def quotes(txt_path):
               f"mark or closes with an opening one: \"{context}\"")
     check(not wrong, f"every quotation mark in the PDF's text faces the right way ({len(wrong)} "
           f"wrong, {text.count(chr(0x201c))} opening and {text.count(chr(0x201d))} closing marks)")
-    return 1 if check_book.failed else 0
 
 
 ROOF_WORDS = re.compile(r"roof|peak", re.I)  # also inside squeezed text ("copyroof")
@@ -267,9 +241,8 @@ ROOF_WORDS = re.compile(r"roof|peak", re.I)  # also inside squeezed text ("copyr
 
 def svg_text(path):
     """The words a chart shows (its key, labels and axes), from gnuplot's SVG."""
-    svg = open(path, encoding="utf-8", errors="replace").read()
-    return html.unescape(" ".join(re.findall(r">([^<>]+)</tspan>|>([^<>]+)</text>", svg) and
-                                  [a or b for a, b in re.findall(r">([^<>]+)</tspan>|>([^<>]+)</text>", svg)]))
+    svg = read(path)
+    return html.unescape(" ".join(a or b for a, b in re.findall(r">([^<>]+)</tspan>|>([^<>]+)</text>", svg)))
 
 
 def captions(figures_path, txt_path):
@@ -278,8 +251,8 @@ def captions(figures_path, txt_path):
     caption says so); a predicted range only where one is drawn; for a sweep, the programs it
     names as drawn are the ones in the chart's key. figures.json (book/book.lua) gives each
     figure's label and chart; the truth is the chart's SVG."""
-    figures = json.load(open(figures_path, encoding="utf-8"))
-    text = squeeze(open(txt_path, encoding="utf-8", errors="replace").read())
+    figures = load(figures_path)
+    text = squeeze(read(txt_path))
     for f in figures:
         label = squeeze(f["label"])
         want = squeeze(f["caption"])
@@ -305,19 +278,18 @@ def captions(figures_path, txt_path):
             missing = [p for p in named if p not in drawn]
             check(not missing, f"{f['label']}: the programs its caption says are drawn ({', '.join(named)}) "
                   f"are in its chart's key" + (f"; not: {', '.join(missing)}" if missing else ""))
-    return 1 if check_book.failed else 0
 
 
 def own_roofs(data_path, figures_path):
     """The summary's chart of every chapter against its own roof (issue 20): one row per written
     chapter, its roof named where the results record one and "none yet" exactly where they do
     not (book/charts.lua own_roofs_chart, from book-json's "roofs")."""
-    data = json.load(open(data_path, encoding="utf-8"))
-    fig = next((f for f in json.load(open(figures_path, encoding="utf-8"))
+    data = load(data_path)
+    fig = next((f for f in load(figures_path)
                 if f["svg"].endswith("/own-roofs.svg")), None)
     check(fig is not None, "the summary has the chart of every chapter against its own roof")
     if fig is None:
-        return 1
+        return
     words = svg_text(fig["svg"])
     wrong = []
     for r in data["roofs"]:
@@ -328,13 +300,12 @@ def own_roofs(data_path, figures_path):
             wrong.append(f"{r['nn']} ({want}; chart: {row.group(1) if row else 'no row'})")
     check(not wrong, f"the own-roof chart has a row for each of the {len(data['roofs'])} chapters, "
           f"naming its roof where its results have one" + (f"; wrong: {wrong[:5]}" if wrong else ""))
-    return 1 if check_book.failed else 0
 
 
 def sweep_axes(data_path, charts_dir):
     """A sweep chart draws a knob of named choices as points (no line joins unrelated choices) and
     a power-of-two knob on a log axis (book-json's sweep_chart "scale"; the chart's script)."""
-    data = json.load(open(data_path, encoding="utf-8"))
+    data = load(data_path)
     n, wrong = 0, []
     for c in data["chapters"]:
         sc = c.get("sweep_chart")
@@ -348,7 +319,6 @@ def sweep_axes(data_path, charts_dir):
             wrong.append(f"{c['nn']}: --{sc['knob']} steps in powers of two, drawn on a linear axis")
     check(not wrong, f"every sweep chart ({n}) draws choices as points and powers of two on a log axis"
           + (f"; {wrong}" if wrong else ""))
-    return 1 if check_book.failed else 0
 
 
 SAME_AS = 0.02  # book/charts.lua SAME_AS: series this close (of the chart's top) at every knob value coincide
@@ -358,7 +328,7 @@ def sweep_same(data_path, charts_dir):
     """No series of a sweep chart hides another: each that coincides with an earlier one (every
     point within SAME_AS of the chart's top at the same knob values) says "same as" in the
     chart's key (and is drawn a little to the right)."""
-    data = json.load(open(data_path, encoding="utf-8"))
+    data = load(data_path)
     wrong, n = [], 0
     for c in data["chapters"]:
         sc = c.get("sweep_chart")
@@ -379,7 +349,6 @@ def sweep_same(data_path, charts_dir):
             wrong.append(f"{c['nn']}: {twins} series coincide with another, {said} said to be the same")
     check(not wrong, f"no sweep chart hides a series behind an identical one ({n} drawn aside and named \"same as\")"
           + (f"; {wrong}" if wrong else ""))
-    return 1 if check_book.failed else 0
 
 
 LABEL = re.compile(r'<g transform="translate\(([\d.]+),([\d.]+)\)(?: rotate\((-?[\d.]+)\))?"[^>]*'
@@ -403,17 +372,21 @@ def label_boxes(svg_path):
     return out
 
 
+def overlapping(boxes):
+    """The pairs of text boxes (text, x0, y0, x1, y1) that overlap by more than a unit each way."""
+    return [(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1:]
+            if a[1] < b[3] - 1 and b[1] < a[3] - 1 and a[2] < b[4] - 1 and b[2] < a[4] - 1]
+
+
 def roofline_labels(figures_path):
     """On each roofline, no two labels (a chapter's number, a roof's name) overlap."""
-    figs = [f for f in json.load(open(figures_path, encoding="utf-8")) if "/roofline-" in f["svg"]]
+    figs = [f for f in load(figures_path) if "/roofline-" in f["svg"]]
     for f in figs + [dict(f, svg=f["svg"].replace(".svg", "-phone.svg"), label=f["label"] + " (phone)") for f in figs]:
-        boxes = [b for b in label_boxes(f["svg"])]
-        hits = [(a[0], b[0]) for i, a in enumerate(boxes) for b in boxes[i + 1:]
-                if a[1] < b[3] - 1 and b[1] < a[3] - 1 and a[2] < b[4] - 1 and b[2] < a[4] - 1]
+        boxes = label_boxes(f["svg"])
+        hits = [(a[0], b[0]) for a, b in overlapping(boxes)]
         check(not hits, f"{f['label']}: no two of its {len(boxes)} labels overlap"
               + (f"; overlapping: {hits[:6]}" if hits else ""))
     check(bool(figs), f"the summary has a roofline ({len(figs)})")
-    return 1 if check_book.failed else 0
 
 
 MIN_SLOT = 2.0  # chart units: the narrowest box a picture of a mechanism may draw for one float
@@ -421,6 +394,13 @@ MIN_SLOT = 2.0  # chart units: the narrowest box a picture of a mechanism may dr
 
 def rgb(text):
     return tuple(int(x) for x in re.findall(r"\d+", text)[:3])
+
+
+def vertical_strokes(svg, stroke):
+    """(x, y0, y1) of each vertical segment of the paths whose attributes from stroke= on match STROKE."""
+    return [(float(x), min(float(a), float(b)), max(float(a), float(b))) for d in
+            re.findall(rf"<path stroke={stroke}\s+d='([^']*)'", svg)
+            for x, a, x2, b in re.findall(r"M([-\d.]+),([-\d.]+) L([-\d.]+),([-\d.]+)", d) if x == x2]
 
 
 def diagram_legible(path, drawn):
@@ -431,9 +411,9 @@ def diagram_legible(path, drawn):
     timeline with a text over another or a measured time's dashed line through a text; a tiling
     picture with a row of floats thinner than MIN_SLOT, a text over another or off the canvas (an
     occupancy picture: a text over another or off the canvas too)."""
-    svg = open(path, encoding="utf-8", errors="replace").read()
+    svg, kind = read(path), re.search(r"-([a-z]+)(?:-phone)?\.svg$", path).group(1)
     bad = []
-    if path.endswith(("-sectors.svg", "-sectors-phone.svg")):
+    if kind == "sectors":
         blue = [[float(v) for v in re.findall(r"[-\d.]+", pts)] for pts in
                 re.findall(r"<polygon fill = 'rgb\(\s*42,\s*111,\s*176\)' points = '([^']*)'", svg)]
         widths = [max(p[0::2]) - min(p[0::2]) for p in blue if len(p) >= 8]
@@ -441,15 +421,13 @@ def diagram_legible(path, drawn):
             bad.append(f"a float a lane reads is {min(widths or [0]):.2f} units wide")
         texts = [(float(x), float(y), float(fs), a, html.unescape(t)) for x, y, fs, a, t in re.findall(
             r'translate\(([-\d.]+),([-\d.]+)\)[^>]*font-size="([\d.]+)"\s+text-anchor="(\w+)">\s*<text>([^<]*)</text>', svg)]
-        lines = [(float(x), min(float(a), float(b)), max(float(a), float(b))) for d in
-                 re.findall(r"<path stroke='rgb\(187, 187, 187\)'\s+d='([^']*)'", svg)
-                 for x, a, x2, b in re.findall(r"M([-\d.]+),([-\d.]+) L([-\d.]+),([-\d.]+)", d) if x == x2]
+        lines = vertical_strokes(svg, r"'rgb\(187, 187, 187\)'")
         for x, y, fs, anchor, t in texts:
             w = 0.6 * fs * len(t)
             x0 = x if anchor == "start" else x - w if anchor == "end" else x - w / 2
             if any(x0 < lx < x0 + w and y0 < y and y1 > y - fs for lx, y0, y1 in lines):
                 bad.append(f"a sector line runs through \"{t}\"")
-    if path.endswith(("-occupancy.svg", "-occupancy-phone.svg")):
+    if kind == "occupancy":
         binds = drawn.get("binds") or []
         if not binds:
             bad.append("the key names no limit that binds the resident warps")
@@ -461,33 +439,29 @@ def diagram_legible(path, drawn):
                 bad.append(f"the key's colour for \"{name} binds\" is not on the curve")
         if len(keyed) != len(binds):
             bad.append(f"the key names {len(keyed)} binding limits, the picture computed {len(binds)}")
-    if path.endswith(("-streams.svg", "-streams-phone.svg")):
+    if kind == "streams":
         boxes = label_boxes(path)
-        bad += [f"\"{a[0]}\" overprints \"{b[0]}\"" for i, a in enumerate(boxes) for b in boxes[i + 1:]
-                if a[1] < b[3] - 1 and b[1] < a[3] - 1 and a[2] < b[4] - 1 and b[2] < a[4] - 1]
+        bad += [f"\"{a[0]}\" overprints \"{b[0]}\"" for a, b in overlapping(boxes)]
         # The dashed lines of the measured times (#333333), each a vertical stroke.
-        lines = [(float(x), min(float(a), float(b)), max(float(a), float(b))) for d in
-                 re.findall(r"<path stroke='rgb\( 51,  51,  51\)' stroke-dasharray='[^']*'\s+d='([^']*)'", svg)
-                 for x, a, x2, b in re.findall(r"M([-\d.]+),([-\d.]+) L([-\d.]+),([-\d.]+)", d) if x == x2]
+        lines = vertical_strokes(svg, r"'rgb\( 51,  51,  51\)' stroke-dasharray='[^']*'")
         bad += [f"a dashed line runs through \"{t}\"" for t, x0, y0, x1, y1 in boxes
                 if any(x0 < lx < x1 and ly0 < y1 and ly1 > y0 for lx, ly0, ly1 in lines)]
-    if path.endswith(("-tiling.svg", "-tiling-phone.svg")):  # a row or column of floats: a strip at least MIN_SLOT thick
+    if kind == "tiling":  # a row or column of floats: a strip at least MIN_SLOT thick
         boxes = [[float(v) for v in re.findall(r"[-\d.]+", pts)] for c, pts in
                  re.findall(r"<polygon fill = '(rgb\([^)]*\))' points = '([^']*)'", svg) if rgb(c) != (227, 227, 227)]
         thin = min((min(max(p[0::2]) - min(p[0::2]), max(p[1::2]) - min(p[1::2])) for p in boxes if len(p) >= 8), default=0)
         if thin < MIN_SLOT:
             bad.append(f"a row of floats is {thin:.2f} units thick")
-    if path.endswith(("-inflight.svg", "-inflight-phone.svg")):  # a GPU's launch hidden under another GPU's marker
+    if kind == "inflight":  # a GPU's launch hidden under another GPU's marker
         marks = [(float(x), float(y), float(sc), rgb(c)) for x, y, sc, c in re.findall(
             r"<use xlink:href='#gpPt\d+' transform='translate\(([-\d.]+),([-\d.]+)\) scale\(([\d.]+)\)' color='(rgb\([^)]*\))'", svg)]
         big = max((m[2] for m in marks), default=0)
         bad += [f"a marker at ({a[0]:.0f}, {a[1]:.0f}) hides under another GPU's" for i, a in enumerate(marks) for b in marks[i + 1:]
                 if a[3] != b[3] and big in (a[2], b[2]) and math.hypot(a[0] - b[0], a[1] - b[1]) < 0.5 * big]
-    if path.endswith(("-inflight.svg", "-inflight-phone.svg", "-tiling.svg", "-tiling-phone.svg", "-occupancy.svg", "-occupancy-phone.svg")):
+    if kind in ("inflight", "tiling", "occupancy"):
         width = float(re.search(r'<svg[^>]*\swidth="([\d.]+)', svg).group(1))
         boxes = label_boxes(path)
-        bad += [f"\"{a[0]}\" overlaps \"{b[0]}\"" for i, a in enumerate(boxes) for b in boxes[i + 1:]
-                if a[1] < b[3] - 1 and b[1] < a[3] - 1 and a[2] < b[4] - 1 and b[2] < a[4] - 1]
+        bad += [f"\"{a[0]}\" overlaps \"{b[0]}\"" for a, b in overlapping(boxes)]
         bad += [f"\"{b[0]}\" runs off the canvas" for b in boxes if b[1] < 0 or b[3] > width]
     return bad
 
@@ -506,6 +480,11 @@ def restated(f):
             wrong.append(f"{s['program']} {s['metric']} said {s['text']}, recorded "
                          + ("nothing" if v is None else f"{v:g}") + f" on {s['gpu']}")
     return d.get("said", []), wrong
+
+
+def agrees(f, compared, wrong, what):
+    """A picture's figures against what each GPU recorded: something COMPARED and nothing WRONG."""
+    check(bool(compared) and not wrong, f"{f['label']}: {what}" + (f"; differ: {wrong[:4]}" if wrong else ""))
 
 
 def diagrams(figures_path):
@@ -545,7 +524,7 @@ def diagrams(figures_path):
     an occupancy picture lies over another or off the canvas. On a streams timeline (chapters 02, 03, 05, 36) the caption's
     milliseconds, microseconds and kernels at once are drawn too, and the figures it restates are
     what the GPU it is drawn from recorded."""
-    figs = [f for f in json.load(open(figures_path, encoding="utf-8"))
+    figs = [f for f in load(figures_path)
             if re.search(r"-(sectors|banks|divergence|traffic|occupancy|local|requests|streams|inflight|tiling)\.svg$", f["svg"])]
     check(len(figs) >= 6, f"the book has pictures of a mechanism computed from the code ({len(figs)})")
     part = {l.split("\t")[0]: l.split("\t")[2] for l in open("book/chapters.tsv", encoding="utf-8")
@@ -556,7 +535,7 @@ def diagrams(figures_path):
     for f in figs:
         for edition in (f["svg"], f["svg"][:-4] + "-phone.svg"):
             if os.path.isfile(edition):
-                bad = diagram_legible(edition, f.get("drawn", {}))
+                bad = diagram_legible(edition, f.get("drawn") or {})
                 check(not bad, f"{f['label']} ({os.path.basename(edition)}): what it teaches is legible: a float a lane "
                       f"reads (a row of floats) at least {MIN_SLOT:g} units wide, no line through a label, no label over another, the limit "
                       "that binds in its own colour" + (f"; {bad[:3]}" if bad else ""))
@@ -573,8 +552,8 @@ def diagrams(figures_path):
         missing = [x for x in shown if x not in drawn]
         check(shown and not missing, f"{f['label']}: the numbers its caption gives ({', '.join(shown)}) "
               f"are the ones its chart draws" + (f"; not drawn: {missing}" if missing else ""))
-        drawn_ = f.get("drawn", {})
-        marks, rec = drawn_.get("marks", []), drawn_.get("recorded", [])
+        d = f.get("drawn") or {}
+        marks, rec = d.get("marks", []), d.get("recorded", [])
         if marks:
             # Each GPU's record against the point of its program (else the point at its x: the same
             # block, or the same registers): warps (the API's, or ncu's theoretical occupancy as a
@@ -586,45 +565,43 @@ def diagrams(figures_path):
                 if m is None:
                     continue
                 same.append(r)
-                warps = r["warps"] if "warps" in r else r["pct"] * drawn_["max_warps"] / 100
+                warps = r["warps"] if "warps" in r else r["pct"] * d["max_warps"] / 100
                 if (warps, r.get("x"), r.get("blocks", m.get("blocks"))) != (m["warps"], m["x"], m.get("blocks")):
                     wrong.append(f"{r['gpu']} {r['program']}: x {r.get('x')}, {warps:g} warps, {r.get('blocks')} blocks; "
                                  f"drawn x {m['x']}, {m['warps']} warps, {m.get('blocks')} blocks")
-            check(same and not wrong, f"{f['label']}: the resident warps it draws (and the x, the register-limited blocks) "
-                  f"are what each GPU recorded ({len(same)} recorded)" + (f"; differ: {wrong[:4]}" if wrong else ""))
+            agrees(f, same, wrong, "the resident warps it draws (and the x, the register-limited blocks) "
+                   f"are what each GPU recorded ({len(same)} recorded)")
         if f["svg"].endswith("-local.svg"):
             # Each GPU's counters against the figures drawn: registers, stack bytes, and the local
             # sectors per load and per store request (sectors over requests, to 0.1; none: 0).
-            rows = {r["program"]: r for r in drawn_.get("rows", [])}
+            rows = {r["program"]: r for r in d.get("rows", [])}
             wrong = []
             for r in rec:
-                d = rows.get(r["program"], {})
+                row = rows.get(r["program"], {})
                 want = (int(r["registers"]), int(r["stack"]), round(r["ld"] / r["ld_req"], 1) if r["ld_req"] else 0,
                         round(r["st"] / r["st_req"], 1) if r["st_req"] else 0)
-                got = (d.get("registers"), d.get("stack"), d.get("ld"), d.get("st"))
+                got = (row.get("registers"), row.get("stack"), row.get("ld"), row.get("st"))
                 if want != got:
                     wrong.append(f"{r['gpu']} {r['program']}: registers, stack bytes, local sectors per load and per store "
                                  f"request {want}, drawn {got}")
-            check(rec and not wrong, f"{f['label']}: the registers, stack frame and local sectors per request it "
-                  f"draws are what each GPU recorded ({len(rec)} recorded)" + (f"; differ: {wrong[:4]}" if wrong else ""))
-        per = f.get("drawn", {}).get("per_request")
+            agrees(f, rec, wrong, "the registers, stack frame and local sectors per request it "
+                   f"draws are what each GPU recorded ({len(rec)} recorded)")
+        per = d.get("per_request")
         if per is not None:
             wrong = [f"{r['gpu']} {r['program']} {r['what']}: drawn {r['drawn']:g}, recorded " +
                      ("nothing" if r.get("recorded") is None else f"{r['recorded']:.2f}")
                      for r in per if r.get("recorded") is None or abs(r["drawn"] - r["recorded"]) >= r.get("within", 0.5)]
             what = sorted({r["what"] for r in per})
             within = "half" if all("within" not in r for r in per) else f"{max(r.get('within', 0.5) for r in per):g}"
-            check(per and not wrong, f"{f['label']}: its {', '.join(what)} are within {within} of what each GPU recorded "
-                  f"({len(per)} recorded)" + (f"; differ: {wrong[:4]}" if wrong else ""))
-        if "streams" in f["svg"] or (f.get("drawn") or {}).get("said"):
+            agrees(f, per, wrong, f"its {', '.join(what)} are within {within} of what each GPU recorded ({len(per)} recorded)")
+        if "streams" in f["svg"] or d.get("said"):
             said, wrong = restated(f)
-            check(said and not wrong, f"{f['label']}: the recorded figures its caption restates ({len(said)}) are "
-                  f"what {(f.get('drawn') or {}).get('gpu')} recorded" + (f"; differ: {wrong[:4]}" if wrong else ""))
-        inflight = {p["name"]: p for p in f.get("drawn", {}).get("programs", [])} if f["svg"].endswith("-inflight.svg") else {}
+            agrees(f, said, wrong, f"the recorded figures its caption restates ({len(said)}) are what {d.get('gpu')} recorded")
+        inflight = {p["name"]: p for p in d.get("programs", [])} if f["svg"].endswith("-inflight.svg") else {}
         if inflight:  # bytes in flight: the warps, bytes per load and loads it draws, as each GPU recorded them
             def off(drawn, seen):
                 return abs(drawn - seen) > 0.05 * drawn
-            rec = f["drawn"].get("evidence", [])
+            rec = d.get("evidence", [])
             wrong = [f"{r['gpu']} {r['program']}: recorded {r['warps']:.1f} warps, {r['width']:.1f} B a load, "
                      f"{r.get('loads')} loads; drawn {p['warps']}, {p['width']}, {p['loads']}"
                      for r in rec for p in [inflight.get(r["program"])]
@@ -632,21 +609,20 @@ def diagrams(figures_path):
                      or (r.get("loads") is not None and r["loads"] != p["loads"])]
             wrong += [f"{p['name']}: {p['bytes']} bytes drawn, not {p['warps']} x 32 x {p['width']} x {p['loads']}"
                       for p in inflight.values() if p["bytes"] != p["warps"] * 32 * p["width"] * p["loads"]]
-            check(rec and not wrong, f"{f['label']}: the warps, bytes per load and loads in flight it draws are what each "
-                  f"GPU recorded (warps active within 5%, {len(rec)} recorded)" + (f"; differ: {wrong[:4]}" if wrong else ""))
+            agrees(f, rec, wrong, "the warps, bytes per load and loads in flight it draws are what each "
+                   f"GPU recorded (warps active within 5%, {len(rec)} recorded)")
             # Little's law's line: L0, the latency the least-loaded point implies (the fewest bytes in
             # flight, of those the fastest): its bytes per SM over its reads per SM per ns (the rate
             # counts reads and writes), as drawn and as the caption says it.
             wrong = []
-            for ln in f["drawn"].get("lines", []):
+            for ln in d.get("lines", []):
                 least = min(ln["points"], key=lambda p: (p["bytes"], -p["rate"]))
                 l0 = least["bytes"] / (least["rate"] / 2 / ln["sms"])
                 if abs(ln["l0"] - l0) > 0.5 or ln["least"]["bytes"] != least["bytes"] or f"{l0:.0f} ns on the {ln['short']}" not in f["caption"]:
                     wrong.append(f"{ln['short']}: drawn L0 {ln['l0']:.0f} ns at {ln['least']['bytes']} B; the least-loaded point "
                                  f"({least['program']}, {least['bytes']} B, {least['rate']:g} GB/s) gives {l0:.0f} ns")
-            check(f["drawn"].get("lines") and not wrong, f"{f['label']}: its Little's-law lines run at the latency each GPU's "
-                  f"least-loaded point implies, as the caption says" + (f"; differ: {wrong[:4]}" if wrong else ""))
-    return 1 if check_book.failed else 0
+            agrees(f, d.get("lines"), wrong, "its Little's-law lines run at the latency each GPU's "
+                   "least-loaded point implies, as the caption says")
 
 
 NOISY_PCT = 5.0  # the front matter: noise above 5 % is set in bold (scripts/guide/render.py NOISY_PCT)
@@ -655,35 +631,22 @@ NOISY_PCT = 5.0  # the front matter: noise above 5 % is set in bold (scripts/gui
 def noisy(data_path, json_path):
     """Every sweep and results row whose noise is above NOISY_PCT shows that noise in bold in
     the assembled book (the front matter promises it)."""
-    data = json.load(open(data_path, encoding="utf-8"))
-    doc = json.load(open(json_path, encoding="utf-8"))
-    strong = set()
-
-    def walk(node, inside=False):
-        if isinstance(node, list):
-            for n in node:
-                walk(n, inside)
-        elif isinstance(node, dict):
-            t = node.get("t")
-            if inside and t == "Str":
-                strong.add(node["c"])
-            walk(node.get("c", []), inside or t == "Strong")
-
-    walk(doc["blocks"])
+    data = load(data_path)
+    doc = load(json_path)
+    strong = {n["c"] for b in nodes(doc["blocks"]) if b["t"] == "Strong" for n in nodes(b["c"]) if n["t"] == "Str"}
     rows = [(c["nn"], r) for c in data["chapters"] for g in c["sweeps"] + c["results"] for r in g["rows"]
             if (r["noise_pct"] or 0) > NOISY_PCT]
     plain = [f"chapter {nn} {r['variant']} {r.get('knobs', '')} ({r['noise_pct']:.1f}%)" for nn, r in rows
              if f"{r['noise_pct']:.1f}%" not in strong and f"{r['noise_pct']:.1f}" not in strong]
     check(not plain, f"every noise above {NOISY_PCT:g}% is in bold ({len(rows)} rows)"
           + (f"; not: {plain[:5]}" if plain else ""))
-    return 1 if check_book.failed else 0
 
 
 def parts(data_path, txt_path):
     """Every part of the book is real: it has a written chapter, its page in the PDF lists no
     chapter as planned, and its written chapters follow it."""
-    data = json.load(open(data_path, encoding="utf-8"))
-    pages = open(txt_path, encoding="utf-8", errors="replace").read().split("\f")
+    data = load(data_path)
+    pages = read(txt_path).split("\f")
     heads = [squeeze(next((l for l in p.split("\n") if l.strip()), "")) for p in pages]
     status = {c["nn"]: c for c in data["chapters"]}
     for part in data["parts"]:
@@ -699,7 +662,6 @@ def parts(data_path, txt_path):
             lost = [nn for nn in written if squeeze(f"{nn}. {status[nn]['title']}") not in later]
             check(not lost, f"Part {part['part']}'s written chapters follow its page"
                   + (f" (not: {', '.join(lost)})" if lost else ""))
-    return 1 if check_book.failed else 0
 
 
 # The chapters teach; the full record (every counter, every sweep configuration) is appendix C.
@@ -711,8 +673,8 @@ def record(data_path, txt_path):
     """The chapters carry their claims, not counter dumps: their own pages average at most
     CHAPTER_PAGES; a chapter names no counter (tool:metric) that its claims do not read and its
     README does not name; no "Generated by make readme" note is printed."""
-    data = json.load(open(data_path, encoding="utf-8"))
-    text = open(txt_path, encoding="utf-8", errors="replace").read()
+    data = load(data_path)
+    text = read(txt_path)
     written = [c for c in data["chapters"] if c["status"] == "written"]
     chapters = check_book.pdf_chapters(text, written)
     pages = {nn: e - s for nn, (s, e) in check_book.pdf_chapters(text, written, spans=True).items()}
@@ -737,37 +699,23 @@ def record(data_path, txt_path):
     generated = [i + 1 for i, p in enumerate(text.split("\f")) if "Generated by" in p]
     check(not generated, "no \"Generated by make readme\" note is printed"
           + (f" (pages {generated[:10]})" if generated else ""))
-    return 1 if check_book.failed else 0
-
-
-def headers(node, out):
-    """(level, text) of every heading of a Pandoc JSON node."""
-    if isinstance(node, list):
-        for x in node:
-            headers(x, out)
-    elif isinstance(node, dict):
-        if node.get("t") == "Header":
-            out.append((node["c"][0], squeeze(plain(node["c"][2]))))
-        headers(node.get("c", []), out)
-    return out
 
 
 def lone_headings(json_path, txt_path):
     """No section heading (a chapter's "Results", "Why", ...) is the last line of a page, its
     text on the next: book/book.lua gives a heading above a table the table's space and its own."""
-    doc = json.load(open(json_path, encoding="utf-8"))
-    found = headers(doc["blocks"], [])
+    doc = load(json_path)
+    found = [(n["c"][0], squeeze(plain(n["c"][2]))) for n in nodes(doc["blocks"]) if n["t"] == "Header"]
     titles = {t for level, t in found if level <= 2}  # parts and chapters open their own page
     sections = {t for level, t in found if level >= 3} - titles
     lone = []
-    for i, page in enumerate(open(txt_path, encoding="utf-8", errors="replace").read().split("\f"), 1):
+    for i, page in enumerate(read(txt_path).split("\f"), 1):
         lines = [l.strip() for l in page.split("\n") if l.strip()]
         if lines and re.fullmatch(r"[0-9ivxlc]+", lines[-1]):
             lines = lines[:-1]  # the page number
         if lines and squeeze(lines[-1]) in sections:
             lone.append(f"p. {i} {lines[-1]!r}")
     check(not lone, "no section heading ends a page alone" + (f" ({len(lone)}: {', '.join(lone[:8])})" if lone else ""))
-    return 1 if check_book.failed else 0
 
 
 TABLE_LABEL = re.compile(r"(?:^|\n)\s*Table (\d+)\.(\d+):")  # a caption opens its line
@@ -776,16 +724,15 @@ TABLE_LABEL = re.compile(r"(?:^|\n)\s*Table (\d+)\.(\d+):")  # a caption opens i
 def table_numbers(data_path, txt_path):
     """The tables a chapter shows are numbered NN.1, NN.2, ... without a gap (those of its full
     record, in appendix C, come after them)."""
-    data = json.load(open(data_path, encoding="utf-8"))
+    data = load(data_path)
     written = [c for c in data["chapters"] if c["status"] == "written"]
-    texts = check_book.pdf_chapters(open(txt_path, encoding="utf-8", errors="replace").read(), written)
+    texts = check_book.pdf_chapters(read(txt_path), written)
     bad = []
     for c in written:
         nums = [int(k) for nn, k in TABLE_LABEL.findall(texts.get(c["nn"], "")) if int(nn) == int(c["nn"])]
         if nums != list(range(1, len(nums) + 1)):
             bad.append(f"{c['nn']}: {', '.join(map(str, nums))}")
     check(not bad, "every chapter numbers the tables it shows without a gap" + (f" ({'; '.join(bad[:6])})" if bad else ""))
-    return 1 if check_book.failed else 0
 
 
 COUNTER_ROWS = 12  # book/book.lua COUNTER_ROWS_KEPT: the counters a chapter's story reads
@@ -794,7 +741,7 @@ COUNTER_ROWS = 12  # book/book.lua COUNTER_ROWS_KEPT: the counters a chapter's s
 def counter_rows(json_path):
     """No chapter's table of the counters its claims read has more than COUNTER_ROWS rows: the
     chapter keeps what its story reads, the full record (appendix C) the rest."""
-    doc = json.load(open(json_path, encoding="utf-8"))
+    doc = load(json_path)
     long = []
     for n in nodes(doc["blocks"]):
         if n["t"] == "Div" and "claim-counters" in n["c"][0][1]:
@@ -804,7 +751,6 @@ def counter_rows(json_path):
                     if rows > COUNTER_ROWS:
                         long.append(f"{n['c'][0][0]} ({rows} rows)")
     check(not long, f"no chapter's counter table has more than {COUNTER_ROWS} rows" + (f" ({', '.join(long[:6])})" if long else ""))
-    return 1 if check_book.failed else 0
 
 
 # A sentence that reads a table in place: its rows or columns, or the table above or below it.
@@ -818,9 +764,9 @@ def table_pointers(data_path, txt_path):
     is exercise 3's answer:") has a table of its chapter printed near it (a caption "Table NN.k:"
     within NEAR characters; for "the table above" or "below", anywhere before or after it in the
     chapter), or says where the table is ("appendix C")."""
-    data = json.load(open(data_path, encoding="utf-8"))
+    data = load(data_path)
     written = [c for c in data["chapters"] if c["status"] == "written"]
-    texts = check_book.pdf_chapters(open(txt_path, encoding="utf-8", errors="replace").read(), written)
+    texts = check_book.pdf_chapters(read(txt_path), written)
     lost = []
     for c in written:
         text = texts.get(c["nn"], "")
@@ -837,7 +783,6 @@ def table_pointers(data_path, txt_path):
                 lost.append(f"{c['nn']}: {squeeze(sentence)[:70]!r}")
     check(not lost, "every sentence that reads a table has the table near it, or names where it is"
           + (f" ({len(lost)}: {'; '.join(lost[:6])})" if lost else ""))
-    return 1 if check_book.failed else 0
 
 
 # A page number alone: arabic or roman (the front matter's).
@@ -848,7 +793,7 @@ def blank_pages(txt_path):
     """No page of the PDF is blank: each has something on it besides its page number (the
     two-sided book class left page iv empty so that the first chapter opened on a right-hand
     page; a book read on a screen or printed one-sided has no use for it)."""
-    pages = open(txt_path, encoding="utf-8", errors="replace").read().split("\f")
+    pages = read(txt_path).split("\f")
     if pages and not pages[-1].strip():
         pages = pages[:-1]  # pdftotext ends the last page with a form feed too
     blank = []
@@ -858,24 +803,27 @@ def blank_pages(txt_path):
             blank.append(f"p. {i}" + (f" ('{words[0]}')" if words else ""))
     check(bool(pages) and not blank, f"no page of the PDF is blank ({len(pages)} pages"
           + (f"; blank: {', '.join(blank[:12])})" if blank else ")"))
-    return 1 if check_book.failed else 0
+
+
+# Each check and its inputs by kind (the usage above: BOOK.json, BOOK.txt, FIGURES.json, DATA.json,
+# CHARTS, BOOK.log, BOOK.tex), in the order book/check.sh runs them (book/plant_pdf.py reads it).
+CHECKS = {"carets": (carets, ["json"]), "captioned": (captioned, ["json"]), "units": (units, ["json"]),
+          "markers": (markers, ["json"]), "quotes": (quotes, ["txt"]), "captions": (captions, ["figures", "txt"]),
+          "own-roofs": (own_roofs, ["data", "figures"]), "sweep-axes": (sweep_axes, ["data", "charts"]),
+          "sweep-same": (sweep_same, ["data", "charts"]), "roofline-labels": (roofline_labels, ["figures"]),
+          "diagrams": (diagrams, ["figures"]), "noisy": (noisy, ["data", "json"]), "parts": (parts, ["data", "txt"]),
+          "record": (record, ["data", "txt"]), "lone-headings": (lone_headings, ["json", "txt"]),
+          "table-numbers": (table_numbers, ["data", "txt"]), "counter-rows": (counter_rows, ["json"]),
+          "table-pointers": (table_pointers, ["data", "txt"]), "overfull": (overfull, ["log", "tex"]),
+          "blank-pages": (blank_pages, ["txt"])}
 
 
 def main(argv):
-    cmds = {"overfull": (overfull, 2), "carets": (carets, 1), "quotes": (quotes, 1),
-            "captions": (captions, 2), "parts": (parts, 2), "record": (record, 2),
-            "markers": (markers, 1), "captioned": (captioned, 1),
-            "units": (units, 1), "own-roofs": (own_roofs, 2),
-            "sweep-axes": (sweep_axes, 2), "sweep-same": (sweep_same, 2), "roofline-labels": (roofline_labels, 1),
-            "diagrams": (diagrams, 1), "noisy": (noisy, 2),
-            "lone-headings": (lone_headings, 2), "table-numbers": (table_numbers, 2),
-            "counter-rows": (counter_rows, 1), "table-pointers": (table_pointers, 2),
-            "blank-pages": (blank_pages, 1)}
-    if not argv or argv[0] not in cmds or len(argv) - 1 != cmds[argv[0]][1]:
+    if not argv or argv[0] not in CHECKS or len(argv) - 1 != len(CHECKS[argv[0]][1]):
         print(__doc__, file=sys.stderr)
         return 2
     try:
-        return cmds[argv[0]][0](*argv[1:])
+        return CHECKS[argv[0]][0](*argv[1:]) or (1 if check_book.failed else 0)  # 2: bad input
     except (OSError, ValueError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
