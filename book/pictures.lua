@@ -1,0 +1,1110 @@
+--[[ book/pictures.lua: the pictures of a mechanism, for book/book.lua (which loads it as it loads
+book/charts.lua, once the data and the charts are known). Returns function(book) -> {[nn] =
+function(chapter) -> the chapter's figure block or nil}, where book is {data = the JSON of
+`scripts/results.py book-json`, charts = book/charts.lua's functions, figure = book.lua's
+figure_block, words = its word lists ("a, b and c"), grouped = its thousands separator}. A picture
+is computed from what the chapter's programs recorded, drawn by charts.lua; its caption says what
+it draws, and what the caption restates of a GPU's record goes into figures.json for
+book/check_pdf.py diagrams. ]]
+
+local DATA, charts, figure_block, words, grouped
+local function gpu_name(slug) for _, g in ipairs(DATA.gpus) do if g.slug == slug then return g.short end end; return slug end
+
+-- Pictures of the mechanism a chapter teaches, computed by charts.lua from what the chapter's
+-- programs recorded (knobs, sizes, ptxas and ncu figures) and the programs' own arithmetic; each
+-- goes before the chapter's first listing.
+-- Each GPU's record ({gpu, size, m = {metric -> {program -> value}}}), the results' first GPU first.
+local function records(c)
+  local out, first = {}, (c.results[1] or {}).gpu
+  for _, e in ipairs(c.evidence or {}) do
+    local m = {}
+    for _, x in ipairs(e.metrics) do m[x.metric] = x.values end
+    table.insert(out, e.gpu == first and 1 or #out + 1, {gpu = e.gpu, size = e.size, m = m})
+  end
+  return out
+end
+-- What every GPU recorded beside a figure a picture draws, for check_pdf.py diagrams (drawn's
+-- per_request, each within half): drawn is {{program, value}}, f(m, size, program) the recorded
+-- figure; a counter a GPU lacks is recorded as nothing, which the check reports.
+local function against(list, recs, what, drawn, f)
+  for _, r in ipairs(recs) do
+    for _, d in ipairs(drawn) do
+      local ok, v = pcall(f, r.m, r.size, d[1])
+      if not (ok and type(v) == 'number' and math.abs(v) < math.huge) then v = nil end -- nil or NaN: not recorded
+      list[#list + 1] = {gpu = r.gpu, program = d[1], what = what, drawn = d[2], recorded = v}
+    end
+  end
+end
+
+-- The occupancy rules of a compute capability (the CUDA occupancy calculator's): per SM at most
+-- warps warps, blocks blocks, regs registers (allocated per warp in reg_unit), smem bytes of
+-- shared memory (allocated per block in smem_unit, reserved more taken by the system per block).
+local OCCUPANCY = {['9.0'] = {warps = 64, blocks = 32, regs = 65536, reg_unit = 256, smem = 233472, smem_unit = 128, reserved = 1024}}
+local function resident(r, threads, regs, smem)
+  local wpb = (threads + 31) // 32
+  local per_warp = -(-(regs * 32) // r.reg_unit) * r.reg_unit
+  local limits = {
+    math.min(r.warps // wpb, r.blocks) * wpb,
+    (r.regs // per_warp) // wpb * wpb,
+    r.smem // (-(-(smem + r.reserved) // r.smem_unit) * r.smem_unit) * wpb,
+  }
+  local least = math.min(table.unpack(limits))
+  return least, limits
+end
+local function recorded(c, name)
+  local out = {}
+  for _, e in ipairs(c.evidence or {}) do
+    for _, m in ipairs(e.metrics) do if m.metric == name then out[e.gpu] = m.values end end
+  end
+  return out
+end
+
+-- The figures a GPU recorded for a chapter ({metric -> {program -> value}}), the GPU the first
+-- results row was measured on (the H100's file, first), and every GPU's host figures as a list,
+-- for check_pdf.py diagrams to compare with what a caption restates.
+local function one_gpu(c)
+  local r = c.results[1] or {}
+  local out, all = nil, {}
+  for _, e in ipairs(c.evidence or {}) do
+    local m = {}
+    for _, x in ipairs(e.metrics) do
+      m[x.metric] = x.values
+      for prog, v in pairs(x.values) do all[#all + 1] = {gpu = e.gpu, program = prog, metric = x.metric, value = v} end
+    end
+    if e.gpu == r.gpu then out = m end
+  end
+  local short = r.gpu
+  for _, g in ipairs(DATA.gpus) do if g.slug == r.gpu then short = g.short end end
+  local knobs = {}
+  for k, v in (r.knobs or ''):gmatch('(%w+)=(%d+)') do knobs[k] = tonumber(v) end
+  return out, {gpu = r.gpu, short = short, size = r.size, knobs = knobs}, all
+end
+-- A caption's restatement of a recorded figure: the text as printed, and where it comes from.
+local function stated(list, gpu, program, metric, value, fmt, scale)
+  local text = string.format(fmt, value * (scale or 1))
+  list[#list + 1] = {gpu = gpu, program = program, metric = metric, text = text, scale = scale or 1}
+  return text
+end
+
+-- The pipeline of chapter 02 on a model clock: the array in chunks (the last may be short), each
+-- chunk's upload, kernel and download in stream (chunk mod streams), each stage of a chunk its
+-- share of the stage's recorded time. An operation starts when its stream's previous one and its
+-- engine are done: one engine uploads, the SMs run one kernel at a time, and a second copy engine
+-- downloads where the GPU has one. Returns boxes {x0, x1, row (1 upload, 2 kernel, 3 download), stream}.
+local function pipeline_model(stage_ms, n, chunks, streams, engines)
+  local chunk, boxes, last = (n + chunks - 1) // chunks, {}, 0
+  local stream_free, engine_free = {}, {0, 0, 0}
+  local engine_of = {1, 2, engines >= 2 and 3 or 1}
+  for c = 0, chunks - 1 do
+    local count, s = math.min(chunk, n - c * chunk), c % streams + 1
+    if count <= 0 then break end
+    for row = 1, 3 do
+      local e = engine_of[row]
+      local t0 = math.max(stream_free[s] or 0, engine_free[e])
+      local t1 = t0 + stage_ms[row] * count / n
+      boxes[#boxes + 1] = {t0, t1, row, s}
+      stream_free[s], engine_free[e], last = t1, t1, math.max(last, t1)
+    end
+  end
+  return boxes, last
+end
+
+-- Bytes in flight per SM (Little's law) for chapters 06 and 07: each program's loads in flight per
+-- SM (resident warps x 32 threads x bytes per load x loads in flight per thread) against the share
+-- of the copy roof it reached, its sweep rows as points, and Little's law at a fixed latency L0 as
+-- a line: rate = bytes in flight / L0, as a share of the GPU's copy roof, capped at 100%. L0 is the
+-- latency the GPU's least-loaded point implies (its bytes in flight per SM over its reads per SM
+-- per ns): an upper bound on the unloaded latency, the closer the less loaded that point. warps: a program runs the warps
+-- knob if its recorded occupancy (ncu's warps active, of the SM's maximum) is the default knob's,
+-- else the warps recorded; loads(ev, prog, knobs) and width(ev, prog), the loads in flight per
+-- thread and the bytes per thread-load, read the chapter's evidence.
+local function knob_table(s)
+  local t = {}
+  for k, v in (s or ''):gmatch('([%w_-]+)=([^;]+)') do t[k] = tonumber(v) or v end
+  return t
+end
+local function inflight(c, o)
+  local rules = OCCUPANCY[((DATA.gpus[1] or {}).cc or {})[1] or '']
+  if not rules then return nil end
+  local gpus, ev, evidence = {}, {}, {}
+  for _, e in ipairs(c.evidence or {}) do
+    ev[e.gpu] = {size = e.size}
+    for _, m in ipairs(e.metrics) do ev[e.gpu][m.metric] = m.values end
+  end
+  for _, r in ipairs(c.results) do
+    local g, e = nil, ev[r.gpu]
+    for _, d in ipairs(DATA.gpus) do if d.slug == r.gpu then g = d end end
+    local occ = e and e['sm__warps_active.avg.pct_of_peak_sustained_active']
+    if not (g and occ) then return nil end
+    local K, sms = knob_table(r.knobs), g.sms[1]
+    local function bytes(prog, knobs)
+      local seen = occ[prog] * rules.warps / 100
+      local w = math.abs(seen - K[o.warps]) <= 0.1 * K[o.warps] and knobs[o.warps] or math.floor(seen + 0.5)
+      local l, b = math.floor(o.loads(e, prog, knobs, K) + 0.5), math.floor(o.width(e, prog) + 0.5)
+      return w * 32 * b * l, {warps = w, loads = l, width = b}
+    end
+    local G = {gpu = r.gpu, short = g.short:match('^%S+'), sms = sms, points = {}, programs = {}}
+    local function point(b, how, row, default)
+      G.points[#G.points + 1] = {b, row.pct_roof, row.variant, default, rate = row.rate, warps = how.warps, loads = how.loads, width = how.width}
+    end
+    for _, row in ipairs(r.rows) do
+      local b, how = bytes(row.variant, K)
+      how.name, how.bytes, how.rate, how.roof = row.variant, b, row.rate, row.roof
+      G.programs[#G.programs + 1] = how
+      -- What the GPU recorded, for check_pdf.py diagrams: its warps active, its loads per trip, its bytes per thread-load.
+      evidence[#evidence + 1] = {gpu = r.gpu, program = row.variant, warps = occ[row.variant] * rules.warps / 100,
+        loads = e['LDG.E.128'] and e['LDG.E.128'][row.variant], width = o.width(e, row.variant)}
+      point(b, how, row, true)
+      if row.variant == 'optimized' then G.roof = row.roof end
+    end
+    for _, s in ipairs(c.sweeps or {}) do
+      for _, row in ipairs(s.gpu == r.gpu and s.rows or {}) do local b, how = bytes(row.variant, knob_table(row.knobs)); point(b, how, row, false) end
+    end
+    if not (G.roof and #G.programs == 2) then return nil end
+    -- The least-loaded point (the fewest bytes in flight; of those, the fastest) and the latency it implies.
+    local least
+    for _, p in ipairs(G.points) do
+      if not least or p[1] < least[1] or (p[1] == least[1] and p.rate > least.rate) then least = p end
+    end
+    G.least, G.per_ns = least, G.roof / 2 / sms
+    G.l0 = least[1] / (least.rate / 2 / sms)
+    gpus[#gpus + 1] = G
+  end
+  if #gpus == 0 then return nil end
+  local svg, drawn = charts.inflight(c.nn, gpus)
+  drawn.evidence, drawn.max_warps = evidence, rules.warps
+  return svg, drawn
+end
+-- The caption of a bytes-in-flight picture (chapters 06 and 07), from what it drew.
+local function inflight_caption(c, drawn, sweep)
+  local p, n = drawn.programs, drawn.lines
+  local function each(f) local t = {}; for k, x in ipairs(n) do t[k] = f(x) .. ' on the ' .. x.short end; return words(t) end
+  local function prog(x) return string.format('%d warp%s × %d load%s', x.warps, x.warps == 1 and '' or 's', x.loads, x.loads == 1 and '' or 's') end
+  local same = #n == 2 and n[1].least.name == n[2].least.name and n[1].least.kb == n[2].least.kb
+  return 'Chapter ' .. c.number .. ': the bytes of loads each SM keeps in flight (resident warps × 32 threads × ' ..
+    'bytes per load × loads in flight per thread) against the share of the copy roof each launch reached, on each GPU: naive ' ..
+    prog(p[1]) .. ' (' .. p[1].kb .. '), optimized ' .. prog(p[2]) .. ' (' .. p[2].kb .. '), the small points the ' .. sweep ..
+    '; each GPU\'s markers and line are drawn a little to its own side of their bytes. Little\'s law: the rate is the bytes in flight ' ..
+    'over the latency. The dashed lines draw it at a fixed latency L0, as a share of each GPU\'s copy roof, capped at 100%: L0 is ' ..
+    'the latency the least-loaded point implies (the ' .. (same and (n[1].least.name .. ' launch with the fewest bytes in flight, ' .. n[1].least.kb ..
+    ', on both GPUs') or each(function(x) return x.least.name .. ' launch with the fewest bytes in flight, ' .. x.least.kb end)) ..
+    '), its bytes in flight per SM over its reads per SM per nanosecond: ' .. each(function(x) return x.ns end) ..
+    '. That launch reaches ' ..
+    each(function(x) return string.format('%.0f%% of the roof', 100 * x.least.rate / (2 * x.per_ns * x.sms)) end) ..
+    ': L0 is an upper bound on the unloaded latency, the closer the less of the roof that launch reaches (chapters 06 and 07 ' ..
+    'reach theirs at different shares, and their L0 differ). Where the points fall below their line the latency has risen: ' ..
+    'the memory system fills, and each added byte in flight buys less rate. Computed from the results rows, the sweeps, the copy roofs ' ..
+    'and the recorded occupancy and loads, not drawn by hand; the book\'s check compares the warps, loads and bytes with what ' ..
+    'each GPU recorded and recomputes L0 from the least-loaded point.'
+end
+
+-- Each GPU's evidence as {gpu = {metric = {program = value}}}, and the sectors a request
+-- touches: the 32-byte sectors under its lanes' {byte, bytes}.
+local function by_gpu(c)
+  local out = {}
+  for _, e in ipairs(c.evidence or {}) do
+    out[e.gpu] = {}
+    for _, x in ipairs(e.metrics) do out[e.gpu][x.metric] = x.values end
+  end
+  return out
+end
+local function sectors_of(lanes)
+  local seen, n = {}, 0
+  for _, l in ipairs(lanes) do
+    for s = l[1] // 32, (l[1] + l[2] - 1) // 32 do if not seen[s] then seen[s], n = true, n + 1 end end
+  end
+  return n
+end
+-- Chapter 17's kernels, their load requests for image row r (each a list of its lanes' {byte,
+-- bytes}): threads t of a row filter floats head + t vec .. + vec - 1 with one vec-wide load and
+-- a load of each neighbour (clamped to the row); packed rows (pitch = the row's bytes) first peel
+-- the floats before their first vec-aligned one (head) and after their last whole vector (tail),
+-- a thread each, three loads a pixel; pitched rows start aligned and peel nothing.
+local function filter_loads(cols, pitch, vec, r)
+  local packed, base, out = pitch == 4 * cols, r * pitch, {}
+  local head = packed and math.min((vec - r * (pitch // 4) % vec) % vec, cols) or 0
+  local vectors = packed and (cols - head) // vec or (cols + vec - 1) // vec
+  local tail = packed and cols - head - vectors * vec or 0
+  local function side(i) return math.max(0, math.min(i, cols - 1)) end
+  local function pixel(c) return {{side(c - 1), 1}, {c, 1}, {side(c + 1), 1}} end
+  local groups = {{vectors, function(t) local c0 = head + t * vec; return {{c0, vec}, {side(c0 - 1), 1}, {c0 + vec < cols and c0 + vec or cols - 1, 1}} end},
+    {head, pixel}, {tail, function(t) return pixel(head + vectors * vec + t) end}}
+  for _, g in ipairs(groups) do
+    for w = 0, (g[1] - 1) // 32 do
+      for k = 1, 3 do
+        local lanes = {}
+        for t = 32 * w, math.min(32 * w + 31, g[1] - 1) do local f = g[2](t)[k]; lanes[#lanes + 1] = {base + 4 * f[1], 4 * f[2]} end
+        out[#out + 1] = lanes
+      end
+    end
+  end
+  return out
+end
+
+local DIAGRAMS = {
+  ['36'] = function(c)
+    -- Three iterations of each program's loop on a model clock, from the figures the first
+    -- results GPU recorded: naive's cudaMalloc as long as it took in the loop (host:loop_alloc_us),
+    -- its cudaFree waiting until the GPU is idle and then as long as a cudaFree took on an idle
+    -- device (host:free_us); a launch the host's time per iteration outside the allocation calls,
+    -- halved (results median / iterations - host:calls_us_per_iter: two launches); a kernel half
+    -- the optimized loop's time per iteration (two kernels, queued ahead: GPU-bound). A kernel starts
+    -- when its launch is done and the GPU is free. The optimized program's one cudaMalloc before its
+    -- 200 iterations and one cudaFree after them are left out.
+    local ev, at, all = one_gpu(c)
+    local per = {}
+    for _, r in ipairs((c.results[1] or {}).rows or {}) do per[r.variant] = ev and ev.iterations and r.median_us / ev.iterations[r.variant] end
+    if not (ev and per.naive and per.optimized and ev.loop_alloc_us and ev.free_us and ev.calls_us_per_iter) then return nil end
+    local said, panels, ends, waits, allocs = {}, {}, {}, {}, {}
+    local function say(prog, metric, fmt) return stated(said, at.gpu, prog, metric, ev[metric][prog], fmt) end
+    local L, K = (per.naive - ev.calls_us_per_iter.naive) / 2, per.optimized / 2
+    local ALLOC, FREE, LAUNCH, WAIT, KERNEL = '#e3a08a', '#c4a484', '#9a9a9a', '#d1603d', {'#2a6fb0', '#5b9bd5'}
+    for p, prog in ipairs({'naive', 'optimized'}) do
+      local boxes, host, gpu = {}, 0, 0
+      waits[p], allocs[p] = 0, 0
+      for _ = 1, 3 do
+        if p == 1 then boxes[#boxes + 1] = {host, host + ev.loop_alloc_us.naive, 2, ALLOC}; host = host + ev.loop_alloc_us.naive; allocs[p] = allocs[p] + 1 end
+        for k = 1, 2 do
+          boxes[#boxes + 1] = {host, host + L, 2, LAUNCH}; host = host + L
+          local t0 = math.max(host, gpu)
+          boxes[#boxes + 1] = {t0, t0 + K, 1, KERNEL[k]}; gpu = t0 + K
+        end
+        if p == 1 then
+          if gpu > host then boxes[#boxes + 1] = {host, gpu, 2, WAIT}; host = gpu; waits[p] = waits[p] + 1 end
+          boxes[#boxes + 1] = {host, host + ev.free_us.naive, 2, FREE}; host = host + ev.free_us.naive
+        end
+      end
+      ends[p] = math.max(host, gpu)
+      panels[p] = {boxes = boxes, half = 0.34, yrange = {0.45, 3.6}, ytics = {{'host', 2}, {'GPU', 1}},
+        title = string.format('%s: waits %d times in 3 iterations, %.1f µs', prog, waits[p], ends[p]),
+        marks = {{3 * per[prog], string.format('measured 3 × %.1f µs', per[prog]), 3.0}}}
+    end
+    local svg, drawn = charts.streams(c.nn, panels, 'µs on a model clock (' .. at.short:match('^%S+') .. ')',
+      {{'cudaMalloc ' .. say('naive', 'loop_alloc_us', '%.1f µs'), ALLOC}, {'cudaFree ' .. say('naive', 'free_us', '%.1f µs'), FREE},
+       {'launch', LAUNCH}, {'wait for the device', WAIT}, {'kernel', KERNEL[1]}}, 400)
+    drawn.said, drawn.recorded, drawn.gpu, drawn.per_request = said, all, at.gpu, {}
+    against(drawn.per_request, records(c), 'allocation calls per iteration', {{'naive', allocs[1] / 3}, {'optimized', allocs[2] / 3}},
+      function(m, _, prog) return m.alloc_calls_per_iter[prog] end)
+    return figure_block(c.nn, 'Chapter ' .. c.number .. ': three iterations of each program\'s loop on a model clock, from what the ' ..
+      at.short:match('^%S+') .. ' recorded: naive\'s cudaMalloc as long as it took in the loop (' .. say('naive', 'loop_alloc_us', '%.1f µs') ..
+      '), its cudaFree waiting until the GPU is idle and then as long as a cudaFree took on an idle device (' .. say('naive', 'free_us', '%.1f µs') ..
+      '); each launch half of naive\'s time per iteration outside those calls, each kernel half of the optimized loop\'s time per ' ..
+      'iteration. Naive waits for the device ' .. waits[1] .. ' times in 3 iterations, its GPU idle while the host frees and allocates: ' ..
+      string.format('%.1f µs', ends[1]) .. ' against ' .. string.format('3 × %.1f µs', per.naive) .. ' measured. Optimized, which ' ..
+      'allocates once before its 200 iterations (not drawn), waits ' .. waits[2] .. ' times in 3 iterations, its kernels back to back: ' ..
+      string.format('%.1f µs', ends[2]) .. ' against ' .. string.format('3 × %.1f µs', per.optimized) .. ' measured. Computed from ' ..
+      'the recorded figures, not drawn by hand; the lengths are a model, the dashed lines the measured times; the book\'s check ' ..
+      'compares the allocation calls per iteration with each GPU\'s record.', svg, drawn)
+  end,
+  ['01'] = function(c)
+    -- The DRAM bytes per element ncu recorded (dram__bytes_read.sum and _write.sum over the size),
+    -- split evenly over the program's kernels (one 16-byte load each in its SASS, LDG.E.128): an
+    -- even share of the totals, not a figure per kernel; each row with its time in the results.
+    local recs, progs = records(c), {}
+    local r = recs[1]
+    if not r then return nil end
+    local ms = {}
+    for _, res in ipairs(c.results) do
+      if res.gpu == r.gpu then for _, row in ipairs(res.rows) do ms[row.variant] = string.format('%.2f ms', row.median_us / 1e3) end end
+    end
+    for _, prog in ipairs({'naive', 'optimized'}) do
+      local rd, wr, k = r.m['dram__bytes_read.sum'], r.m['dram__bytes_write.sum'], r.m['LDG.E.128']
+      if not (rd and wr and k and rd[prog] and wr[prog] and (k[prog] or 0) > 0) then return nil end
+      local kernels = {}
+      for n = 1, k[prog] do
+        kernels[n] = {'kernel ' .. n, math.floor(rd[prog] / r.size / k[prog] + 0.5), math.floor(wr[prog] / r.size / k[prog] + 0.5)}
+      end
+      if not ms[prog] then return nil end
+      progs[#progs + 1] = {prog, kernels, ', ' .. ms[prog]}
+    end
+    local svg, drawn = charts.traffic(c.nn, progs)
+    local rows = drawn.rows
+    drawn.per_request = {}
+    local function per_kernel(i) local o = {}; for k, p in ipairs(progs) do o[k] = {p[1], p[2][1][i] * #p[2]} end; return o end
+    against(drawn.per_request, recs, 'DRAM bytes read per element', per_kernel(2), function(m, size, p) return m['dram__bytes_read.sum'][p] / size end)
+    against(drawn.per_request, recs, 'DRAM bytes written per element', per_kernel(3), function(m, size, p) return m['dram__bytes_write.sum'][p] / size end)
+    against(drawn.per_request, recs, 'kernels (16-byte loads in the SASS)', {{'naive', rows[1].kernels}, {'optimized', rows[2].kernels}},
+      function(m, _, p) return m['LDG.E.128'][p] end)
+    return figure_block(c.nn, 'Chapter ' .. c.number .. ': the bytes each element moves through DRAM, kernel by kernel: ' ..
+      rows[1].name .. ' (' .. rows[1].kernels .. ' kernels, ' .. rows[1].bytes .. ' bytes, each intermediate written and read back: ' ..
+      ms.naive .. ') and ' .. rows[2].name .. ' (' .. rows[2].kernels .. ' kernel, ' .. rows[2].bytes .. ' bytes: ' .. ms.optimized ..
+      '), each with its median time on the ' .. gpu_name(r.gpu):match('^%S+') .. ' in the results. From the DRAM bytes read and written that ' ..
+      'Nsight Compute recorded on the ' .. gpu_name(r.gpu):match('^%S+') .. ' over its ' .. grouped(string.format('%d', r.size)) ..
+      ' elements, for each program as a whole: the split among its kernels is an even share of those totals, not a measurement ' ..
+      'of each kernel. Not drawn by hand; the book\'s check compares the totals with each GPU\'s record.', svg, drawn)
+  end,
+  ['10'] = function(c)
+    local g = DATA.gpus[1]
+    local cc = g and g.cc and g.cc[1]
+    local rules = cc and OCCUPANCY[cc]
+    -- The blocks of this kernel the shared memory of an SM holds: Nsight Compute's shared-memory
+    -- limit, the most any launch on the first results GPU got (the driver sets aside less shared
+    -- memory for a launch that needs less: the 1024-thread blocks, 2 to an SM, got room for 3).
+    local recs = records(c)
+    local limit = recs[1] and recs[1].m['launch__occupancy_limit_shared_mem'] or {}
+    local smem_blocks
+    for _, v in pairs(limit) do smem_blocks = math.max(smem_blocks or 0, math.floor(v)) end
+    local regs = next(recorded(c, 'registers')) and select(2, next(recorded(c, 'registers'))).naive
+    regs = regs and math.floor(regs)
+    local block = tonumber(((c.results[1] or {}).knobs or ''):match('block=(%d+)') or '')
+    if not (rules and smem_blocks and regs and block) then return nil end
+    local smem = rules.smem // smem_blocks - rules.reserved -- the most a block can take, smem_blocks fitting
+    local names = {'warp/block limit', 'register limit', 'shared-memory limit'}
+    local curves, best, best_t = {{}, {}, {}, {}}, -1, 0
+    for t = 32, 1024, 32 do
+      local least, limits = resident(rules, t, regs, smem)
+      for k = 1, 3 do curves[k][#curves[k] + 1] = limits[k] end
+      curves[4][#curves[4] + 1] = least
+      if least >= best then best, best_t = least, t end -- the API: the most warps, the largest block on a tie
+    end
+    local named = {}
+    for k = 1, 3 do named[#named + 1] = {names[k], curves[k]} end
+    named[#named + 1] = {'resident warps', curves[4]}
+    local marks = {{'naive', block, (resident(rules, block, regs, smem)), {program = 'naive'}}, {'optimized', best_t, best, {program = 'optimized'}}}
+    local svg, drawn = charts.occupancy(c.nn, named, marks, rules.warps)
+    -- What the occupancy API itself returned on each GPU, for check_pdf.py diagrams.
+    drawn.recorded = {}
+    local threads, warps = recorded(c, 'block_threads'), recorded(c, 'warps_per_sm')
+    for gpu, v in pairs(warps) do
+      for prog, w in pairs(v) do drawn.recorded[#drawn.recorded + 1] = {gpu = gpu, program = prog, x = threads[gpu][prog], warps = w} end
+    end
+    -- The shared-memory limit it draws, in blocks, at the naive program's launches (the launches
+    -- that get the SM's whole shared memory), against Nsight Compute's on each GPU.
+    local naive_runs = {}
+    for prog, t in pairs(threads[recs[1].gpu] or {}) do
+      if prog:match('^naive') then naive_runs[#naive_runs + 1] = {prog, select(2, resident(rules, t, regs, smem))[3] // ((t + 31) // 32)} end
+    end
+    table.sort(naive_runs, function(a, b) return a[1] < b[1] end)
+    drawn.per_request = {}
+    against(drawn.per_request, recs, 'blocks the shared memory holds', naive_runs, function(m, _, prog) return m['launch__occupancy_limit_shared_mem'][prog] end)
+    return figure_block(c.nn, 'Chapter ' .. c.number .. ': resident warps per SM against threads per block for this chapter\'s kernel (' ..
+      regs .. ' registers per thread, a table in shared memory that leaves room for ' .. smem_blocks .. ' blocks per SM, as Nsight ' ..
+      'Compute recorded on the ' .. gpu_name(recs[1].gpu):match('^%S+') .. '), by the occupancy rules of compute capability ' .. cc .. ': naive\'s ' .. block .. ' threads hold ' ..
+      marks[1][3] .. ' warps, the API\'s choice of ' .. best_t .. ' threads ' .. best .. ' warps. Computed from the kernel\'s resources, ' ..
+      'not drawn by hand. The thick line takes the colour of the limit that binds (the ' .. table.concat(drawn.binds, ', then the ') .. '); ' ..
+      'the book\'s check compares it with what the occupancy API returned on each GPU (the full record: the evidence appendix of the PDF, the collapsed section at the end of this chapter in the HTML).', svg, drawn)
+  end,
+  ['32'] = function(c)
+    -- The side each lane of warps 0 and 1 takes: the parity of the element it handles (problem.h:
+    -- element i takes the path of i's parity; naive lane l of warp w handles element 32 w + l of
+    -- its block, optimized element 64 (w div 2) + 2 l + w mod 2). No knob moves them.
+    local element = {naive = function(w, l) return 32 * w + l end, optimized = function(w, l) return 64 * (w // 2) + 2 * l + w % 2 end}
+    local progs = {}
+    for _, prog in ipairs({'naive', 'optimized'}) do
+      local warps = {}
+      for w = 0, 1 do
+        warps[w + 1] = {['if'] = {}, ['else'] = {}}
+        local els = {['if'] = {}, ['else'] = {}}
+        for l = 0, 31 do
+          local e = element[prog](w, l)
+          table.insert(warps[w + 1][e % 2 == 0 and 'if' or 'else'], l)
+          table.insert(els[e % 2 == 0 and 'if' or 'else'], e)
+        end
+        warps[w + 1].said = {} -- the elements the row's lanes handle: "0, 2 … 62"
+        for side, e in pairs(els) do warps[w + 1].said[side] = #e > 2 and string.format('%d, %d … %d', e[1], e[2], e[#e]) or '' end
+      end
+      progs[#progs + 1] = {prog, warps}
+    end
+    local svg, drawn = charts.divergence(c.nn, progs)
+    -- Each GPU's record: a warp makes one pass, and one more for each divergent branch target
+    -- (smsp__sass_branch_targets_threads_divergent over the size / 32 warps); a warp instruction
+    -- runs on smsp__thread_inst_executed_per_inst_executed lanes.
+    drawn.per_request = {}
+    local recs = records(c)
+    against(drawn.per_request, recs, 'passes per warp', {{'naive', drawn.passes[1] / 2}, {'optimized', drawn.passes[2] / 2}},
+      function(m, size, p) return 1 + m['smsp__sass_branch_targets_threads_divergent.sum'][p] / (size / 32) end)
+    against(drawn.per_request, recs, 'lanes active per pass', {{'naive', 64 / drawn.passes[1]}, {'optimized', 64 / drawn.passes[2]}},
+      function(m, _, p) return m['smsp__thread_inst_executed_per_inst_executed.ratio'][p] end)
+    return figure_block(c.nn, 'Chapter ' .. c.number .. ': the lanes of two warps that run each side of the kernel\'s branch, ' ..
+      'a row for each pass a warp makes, named with the elements its lanes handle: ' .. progs[1][1] .. ' (warp 0 handles elements ' ..
+      '0 to 31; ' .. drawn.passes[1] .. ' passes for 2 warps, each with half its lanes masked off) and ' .. progs[2][1] ..
+      ' (warp 0 handles the even elements of 0 to 63, warp 1 the odd; ' .. drawn.passes[2] .. ' passes for 2 warps, all 32 lanes active). Computed from the ' ..
+      'parity of the element each lane handles, not drawn by hand; the book\'s check compares the passes per warp and the lanes ' ..
+      'per pass with the divergent branches and the threads per warp instruction Nsight Compute recorded on each GPU.', svg, drawn)
+  end,
+  ['15'] = function(c)
+    local stride = tonumber(((c.results[1] or {}).knobs or ''):match('stride=(%d+)') or '')
+    if not stride then return nil end
+    local soa, aos = {}, {}
+    for l = 0, 31 do soa[l + 1], aos[l + 1] = {4 * l, 4}, {4 * stride * l, 4} end
+    local svg, drawn = charts.sectors(c.nn, {{name = 'struct of arrays (consecutive floats)', lanes = soa},
+      {name = 'array of structs (a float every ' .. stride .. ')', lanes = aos}}, {unit = 4, line = math.min(128 * stride, 512),
+      tics = true, xlabel = 'float index (+ the left number); box: a 32-byte sector', needed = 'float a lane reads'})
+    -- Below the sectors, DRAM: the naive program's DRAM bytes read over the optimized one's, as
+    -- each GPU recorded them (the L2 fetches sectors from DRAM in 64-byte pairs).
+    local said, recorded, ratios, ev = {}, {}, {}, by_gpu(c)
+    for _, e in ipairs(c.evidence or {}) do
+      local d = ev[e.gpu]['dram__bytes_read.sum'] or {}
+      if d.naive and (d.optimized or 0) > 0 then
+        recorded[#recorded + 1] = {gpu = e.gpu, program = 'naive', metric = 'DRAM bytes over optimized', value = d.naive / d.optimized}
+        ratios[#ratios + 1] = stated(said, e.gpu, 'naive', 'DRAM bytes over optimized', d.naive / d.optimized, '%.1f×') .. ' on the ' .. gpu_name(e.gpu):match('^%S+')
+      end
+    end
+    if #ratios == 0 then return nil end
+    drawn.said, drawn.recorded, drawn.gpu = said, recorded, 'each GPU'
+    return figure_block(c.nn, 'Chapter ' .. c.number .. ': the 32-byte sectors one warp\'s 32 loads touch, each lane ' ..
+      'reading one float: the struct of arrays (' .. drawn.rows[1].sectors .. ' sectors, every byte used) and the array of ' ..
+      'structs at this chapter\'s stride of ' .. stride .. ' floats (' .. drawn.rows[2].sectors .. ' sectors); grey is fetched ' ..
+      'and not needed. Below the L1 the waste grows: the L2 fetches sectors from DRAM in 64-byte pairs, and the array of structs\' ' ..
+      'DRAM reads over the struct of arrays\' are ' .. words(ratios) .. '. Computed from the stride, not drawn by hand; the ' ..
+      'book\'s check compares the DRAM ratios with each GPU\'s record.', svg, drawn)
+  end,
+  ['21'] = function(c)
+    -- A tile of 32 rows of floats (lane l of a warp reads row l): each row's length is the shared
+    -- memory ptxas gave the program over 32 rows of 4 bytes.
+    local recs, tile, rows = records(c), 32, {}
+    local smem = recs[1] and recs[1].m.smem_bytes or {}
+    for k, prog in ipairs({'naive', 'optimized'}) do
+      rows[k] = smem[prog] and smem[prog] % (tile * 4) == 0 and math.floor(smem[prog] / (tile * 4))
+      if not rows[k] then return nil end
+    end
+    local svg, drawn = charts.banks(c.nn, tile, rows)
+    local p = drawn.panels
+    drawn.per_request = {}
+    against(drawn.per_request, recs, 'floats a tile row holds (shared bytes / 32 rows / 4)', {{'naive', rows[1]}, {'optimized', rows[2]}},
+      function(m, _, prog) return m.smem_bytes[prog] / (tile * 4) end)
+    against(drawn.per_request, recs, 'shared-memory passes per load (recorded passes per LDS)', {{'naive', p[1].ways}, {'optimized', p[2].ways}},
+      function(m, _, prog) return m['l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum'][prog] / m['smsp__sass_inst_executed_op_shared_ld.sum'][prog] end)
+    against(drawn.per_request, recs, 'bank conflicts per load', {{'naive', p[1].ways - 1}, {'optimized', p[2].ways - 1}},
+      function(m, _, prog) return m['l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum'][prog] / m['smsp__sass_inst_executed_op_shared_ld.sum'][prog] end)
+    -- The passes per shared load each GPU recorded (its shared-memory wavefronts over its LDS), as the caption gives them.
+    local seen = {}
+    for _, r in ipairs(recs) do
+      local w, n = r.m['l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum'] or {}, r.m['smsp__sass_inst_executed_op_shared_ld.sum'] or {}
+      if w.naive and w.optimized and (n.naive or 0) > 0 and (n.optimized or 0) > 0 then
+        seen[#seen + 1] = string.format('%.3g and %.3g passes per load on the %s', w.naive / n.naive, w.optimized / n.optimized, gpu_name(r.gpu):match('^%S+'))
+      end
+    end
+    return figure_block(c.nn, 'Chapter ' .. c.number .. ': the bank each lane of a warp reads when it walks down a column ' ..
+      'of the tile (lane l reads element [l][0], word ' .. rows[1] .. ' l or ' .. rows[2] .. ' l, bank = word mod 32): ' ..
+      'tile[32][' .. rows[1] .. '] puts all 32 lanes in one bank (' .. p[1].ways .. '-way conflict, ' ..
+      p[1].ways .. ' passes), tile[32][' .. rows[2] .. '] one lane per bank (' .. p[2].ways .. ' pass). Nsight Compute recorded ' ..
+      table.concat(seen, '; ') .. ': each the whole launch\'s mean, a little over the one warp drawn. Each row\'s length is ' ..
+      'the shared memory ptxas gave the program (' .. grouped(string.format('%d', smem.naive)) .. ' B and ' ..
+      grouped(string.format('%d', smem.optimized)) .. ' B) over 32 rows of ' ..
+      '4-byte floats, not drawn by hand; the book\'s check compares the passes and bank conflicts per load with what ' ..
+      'Nsight Compute recorded on each GPU.', svg, drawn)
+  end,
+  ['08'] = function(c)
+    -- Chapter 10's rules against registers per thread, the block fixed: each program's point at the
+    -- registers ptxas gave it (the first GPU's record); the check compares each GPU's ncu figures.
+    local cc = DATA.gpus[1] and DATA.gpus[1].cc and DATA.gpus[1].cc[1]
+    local rules, ev = cc and OCCUPANCY[cc], (c.evidence or {})[1]
+    if not (rules and ev) then return nil end
+    local regs, smem = recorded(c, 'registers')[ev.gpu] or {}, recorded(c, 'smem_bytes')[ev.gpu] or {}
+    local occ, lim = recorded(c, 'sm__maximum_warps_per_active_cycle_pct'), recorded(c, 'launch__occupancy_limit_registers')
+    local ncu_regs = recorded(c, 'launch__registers_per_thread')
+    -- The block: the knobs' block=, else the warps ncu found resident for naive over the blocks
+    -- its register limit allowed (the check then holds every other program to that block).
+    local o, l = (occ[ev.gpu] or {}).naive, (lim[ev.gpu] or {}).naive
+    local block = tonumber(((c.results[1] or {}).knobs or ''):match('block=(%d+)') or '') or
+      (o and l and l > 0 and math.floor(o * rules.warps / 100 / l + 0.5) * 32)
+    if not (block and block > 0 and regs.naive) then return nil end
+    local wpb, xs = block // 32, {}
+    for r = 8, 255 do xs[#xs + 1] = r end
+    local names = {'warp/block limit', 'register limit', 'shared-memory limit'}
+    local curves = {{}, {}, {}, {}}
+    for i, r in ipairs(xs) do
+      local least, limits = resident(rules, block, r, smem.naive or 0)
+      for k = 1, 3 do curves[k][i] = limits[k] end
+      curves[4][i] = least
+    end
+    local named = {}
+    for k = 1, 3 do -- a limit drawn where it comes within the SM's warps (no shared memory: none)
+      if math.min(table.unpack(curves[k])) <= rules.warps then named[#named + 1] = {names[k], curves[k]} end
+    end
+    named[#named + 1] = {'resident warps', curves[4]}
+    -- Each point labelled with what it costs, from the first GPU's record: the bytes ptxas spilled
+    -- (its spill stores) and the kernel's time as Nsight Compute measured it (the one time recorded
+    -- for the min-blocks builds, which have no results rows).
+    local _, _, all = one_gpu(c)
+    local spill, time = recorded(c, 'spill_store_bytes')[ev.gpu] or {}, recorded(c, 'gpu__time_duration.sum')[ev.gpu] or {}
+    local marks, seen, said, costs = {}, {}, {}, {}
+    for _, p in ipairs(ev.programs) do -- an option that leaves a program's registers as they were adds no point
+      local base, opt = p:match('^([^%[]+)%[?([^%]]*)')
+      local r = regs[p] and math.floor(regs[p])
+      if r and not seen[base .. r] then
+        if not (spill[p] and time[p]) then return nil end
+        seen[base .. r] = true
+        local least, limits = resident(rules, block, r, smem[p] or 0)
+        local name = opt ~= '' and opt:gsub('^%-%-', '') or base
+        local cost = stated(said, ev.gpu, p, 'spill_store_bytes', spill[p], '%.0f B spilled') .. ', ' ..
+          stated(said, ev.gpu, p, 'gpu__time_duration.sum', time[p], '%.0f µs', 1e-3)
+        costs[#costs + 1] = cost
+        marks[#marks + 1] = {name, r, least, {program = p, blocks = limits[2] // wpb}, {name, r .. ' registers, ' .. least .. ' warps', cost}}
+      end
+    end
+    local svg, drawn = charts.occupancy(c.nn, named, marks, rules.warps,
+      {xs = xs, label = 'registers per thread', unit = 'registers', range = '0:264', tics = '0,32', direct = 130})
+    drawn.max_warps, drawn.recorded, drawn.said, drawn.figures, drawn.gpu = rules.warps, {}, said, all, ev.gpu
+    for gpu, v in pairs(occ) do
+      for p, pct in pairs(v) do
+        drawn.recorded[#drawn.recorded + 1] = {gpu = gpu, program = p, x = (ncu_regs[gpu] or {})[p], pct = pct, blocks = (lim[gpu] or {})[p]}
+      end
+    end
+    local points = {}
+    for k, m in ipairs(marks) do points[k] = m[1] .. ': ' .. m[2] .. ' registers, ' .. m[3] .. ' warps, ' .. costs[k] end
+    return figure_block(c.nn, 'Chapter ' .. c.number .. ': resident warps per SM against registers per thread for blocks of ' .. block ..
+      ' threads, by the occupancy rules of compute capability ' .. cc .. ' (' .. rules.regs .. ' registers per SM, given to a warp ' ..
+      rules.reg_unit .. ' at a time), each program at the registers ptxas gave it (and the optimized program built for 3 and 4 ' ..
+      'blocks per SM, min-blocks 3 and 4), with the bytes ptxas spilled to local memory and the kernel\'s time on the ' ..
+      gpu_name(ev.gpu):match('^%S+') .. ' (Nsight Compute): ' .. table.concat(points, '; ') .. '. More warps bought with spills run ' ..
+      'slower. Computed from the recorded registers, not drawn by hand; the thick line takes the ' ..
+      'colour of the limit that binds (the ' .. table.concat(drawn.binds, ', then the ') .. '), and the book\'s check compares each ' ..
+      'point with the registers, register-limited blocks and theoretical occupancy ncu recorded on each GPU, and its spills and ' ..
+      'time with the ' .. gpu_name(ev.gpu):match('^%S+') .. '\'s record.', svg, drawn)
+  end,
+  ['18'] = function(c)
+    -- Where each program keeps a thread's data (ptxas: registers, stack frame) and the 32-byte
+    -- sectors each of its local load and store requests touches (each GPU's l1tex local sectors over
+    -- its requests), against the 4 sectors of a coalesced load: 32 lanes' 4-byte words, consecutive.
+    -- Drawn from the first GPU's record; the check compares every GPU's.
+    local want = {registers = 'registers', stack = 'stack_bytes', ld = 'l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum',
+      st = 'l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum', ld_req = 'l1tex__t_requests_pipe_lsu_mem_local_op_ld.sum',
+      st_req = 'l1tex__t_requests_pipe_lsu_mem_local_op_st.sum'}
+    local rec, gpus = {}, {}
+    for _, e in ipairs(c.evidence or {}) do
+      local v = {}
+      for key, m in pairs(want) do v[key] = recorded(c, m)[e.gpu] end
+      for _, p in ipairs({'naive', 'optimized'}) do
+        local r = {gpu = e.gpu, program = p}
+        for key in pairs(want) do r[key] = (v[key] or {})[p] end
+        if not (r.registers and r.stack and r.ld and r.st and r.ld_req and r.st_req) then return nil end
+        rec[#rec + 1] = r
+      end
+      gpus[#gpus + 1] = e.gpu
+    end
+    if #rec == 0 then return nil end
+    local function fig(gpu, p) for _, r in ipairs(rec) do if r.gpu == gpu and r.program == p then return r end end end
+    local function per(s, n) return n > 0 and math.floor(s / n * 10 + 0.5) / 10 or 0 end -- sectors a request, 0.1 each
+    local BLUE, ORANGE, LIGHT, GREY = '#2a6fb0', '#d1603d', '#e3a08a', '#9a9a9a'
+    local COALESCED = 32 * 4 // 32 -- a warp's 32 consecutive 4-byte words: 4 sectors of 32 bytes
+    local panels, drawn = {{'per thread: bytes in registers (4 each), local memory', {}},
+      {'sectors a warp\'s request touches (32 bytes each)', {}}}, {rows = {}}
+    for _, p in ipairs({'naive', 'optimized'}) do
+      local f = fig(gpus[1], p)
+      local row = {program = p, registers = math.floor(f.registers), stack = math.floor(f.stack), ld = per(f.ld, f.ld_req), st = per(f.st, f.st_req)}
+      row.said = p .. ': ' .. row.registers .. ' registers + ' .. row.stack .. ' B local'
+      table.insert(panels[1][2], {row.said, {{{4 * row.registers, BLUE}, {row.stack, ORANGE}}}})
+      if f.ld_req > 0 then
+        table.insert(panels[2][2], {p .. ', a local load: ' .. row.ld .. ' sectors', {{{row.ld, ORANGE}}}})
+        table.insert(panels[2][2], {p .. ', a local store: ' .. row.st .. ' sectors', {{{row.st, LIGHT}}}})
+        row.said = row.said .. ', each local load ' .. row.ld .. ' sectors and each local store ' .. row.st .. ' sectors'
+      else
+        row.said = row.said .. ', no local requests'
+      end
+      drawn.rows[#drawn.rows + 1] = row
+    end
+    table.insert(panels[2][2], {'a coalesced load (32 lanes × 4 bytes): ' .. COALESCED .. ' sectors', {{{COALESCED, GREY}}}})
+    local svg = charts.localmem(c.nn, panels, {{'registers', BLUE}, {'local, loads', ORANGE}, {'local stores', LIGHT},
+      {'coalesced load', GREY}})
+    drawn.recorded, drawn.coalesced = rec, COALESCED
+    return figure_block(c.nn, 'Chapter ' .. c.number .. ': where each program keeps a thread\'s data, from ptxas, and how many ' ..
+      '32-byte sectors each of its local-memory requests touches, from the counters each GPU recorded (local sectors over local ' ..
+      'requests): ' .. drawn.rows[1].said .. ', against the ' .. COALESCED .. ' sectors of a coalesced load (32 lanes × 4 bytes); ' ..
+      drawn.rows[2].said .. '. The L1 serves a scattered request in several passes: that, not DRAM traffic, is the cost. ' ..
+      'Computed from the recorded registers and counters, not drawn by hand; the book\'s check compares each figure with every GPU\'s record.', svg, drawn)
+  end,
+  ['22'] = function(c)
+    local r1 = c.results[1] or {}
+    local spread = tonumber((r1.knobs or ''):match('spread=(%d+)') or '')
+    local entries = tonumber((r1.knobs or ''):match('entries=(%d+)') or '')
+    local seed = r1.seed
+    if not (spread and entries and seed) then return nil end
+    -- Warp w's keys as the program draws them (problem.cu's fill_keys: splitmix64 seeded per
+    -- warp, `s` distinct values in [0, entries), lane l taking value l mod s).
+    local GOLDEN = 0x9E3779B97F4A7C15
+    local function keys(w, s)
+      local state, drawn, out = seed * GOLDEN + 32 * w, {}, {}
+      for k = 1, s do
+        local v, again
+        repeat
+          state = state + GOLDEN
+          local z = state
+          z = (z ~ (z >> 30)) * 0xBF58476D1CE4E5B9
+          z = (z ~ (z >> 27)) * 0x94D049BB133111EB
+          z = z ~ (z >> 31)
+          v = ((z >> 1) % entries * 2 + (z & 1)) % entries -- z mod entries, z unsigned
+          again = false
+          for m = 1, k - 1 do again = again or drawn[m] == v end
+        until not again
+        drawn[k] = v
+      end
+      for l = 0, 31 do out[l + 1] = drawn[l % s + 1] end
+      return out
+    end
+    -- The warp's first lookup (j = 0 reads entry key; every later step moves all keys alike), served
+    -- a row at a time: each distinct entry takes the next row of its bank. The constant cache is
+    -- one bank (a request per distinct address), shared memory 32 (a pass per word of the fullest).
+    local function serve(ks, banks)
+      local row_of, rows, per_bank = {}, {}, {}
+      for l, e in ipairs(ks) do
+        if not row_of[e] then
+          per_bank[e % banks] = (per_bank[e % banks] or 0) + 1
+          row_of[e] = per_bank[e % banks]
+          rows[row_of[e]] = rows[row_of[e]] or {}
+        end
+        table.insert(rows[row_of[e]], l - 1)
+      end
+      return rows
+    end
+    local uni, div = keys(0, 1), keys(0, spread)
+    local function title(prog, ks, rows, what)
+      local n = #serve(ks, 1)
+      return string.format('%s, %d entr%s: %d %s%s', prog, n, n == 1 and 'y' or 'ies', #rows, what, #rows == 1 and '' or (what == 'pass' and 'es' or 's'))
+    end
+    local panels = {{rows = serve(uni, 1), ylabel = 'constant-cache request', note = 'all 32 lanes: entry ' .. uni[1]},
+                    {rows = serve(div, 1), ylabel = 'constant-cache request'}, {rows = serve(div, 32), ylabel = 'shared-memory pass', own = true}}
+    panels[1].title = title('naive', uni, panels[1].rows, 'request')
+    panels[2].title = title('naive', div, panels[2].rows, 'request')
+    panels[3].title = title('optimized', div, panels[3].rows, 'pass')
+    local full = {} -- the entries of the fullest bank (the lowest such bank), one per pass
+    for b = 31, 0, -1 do
+      local es = {}
+      for _, e in ipairs(div) do if e % 32 == b then es[#es + 1] = e end end
+      if #es >= #full then full = es; full.bank = b end
+    end
+    panels[3].note = 'bank ' .. full.bank .. ': entries ' .. table.concat(full, ', ')
+    local svg, drawn = charts.requests(c.nn, panels, {'one entry after another', 'served together'})
+    -- What each GPU recorded, for check_pdf.py diagrams: a warp's LDC is one request and each
+    -- replay one more, over the lookup instructions (n / 32 warps x 32 steps: the recorded size);
+    -- an LDS the wavefronts of its fullest bank, here averaged over the program's first 1,024 warps.
+    local mean = 0
+    for w = 0, 1023 do mean = mean + #serve(keys(w, spread), 32) / 1024 end
+    drawn.per_request = {}
+    for _, e in ipairs(c.evidence or {}) do
+      local m = {}
+      for _, x in ipairs(e.metrics) do m[x.metric] = x.values end
+      local rep = m['sm__idc_divergent_instruction_replays.sum'] or {}
+      for k, prog in ipairs({'naive[--spread 1]', 'naive'}) do
+        if rep[prog] and e.size then
+          table.insert(drawn.per_request, {gpu = e.gpu, program = prog, what = 'constant-cache requests per lookup', drawn = #panels[k].rows, recorded = 1 + rep[prog] / e.size})
+        end
+      end
+      local waves, lds = m['l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum'] or {}, m['smsp__sass_inst_executed_op_shared_ld.sum'] or {}
+      if waves.optimized and (lds.optimized or 0) > 0 then
+        table.insert(drawn.per_request, {gpu = e.gpu, program = 'optimized', what = 'shared-memory passes per lookup (mean of 1,024 warps)', drawn = mean, recorded = waves.optimized / lds.optimized})
+      end
+    end
+    local p = drawn.panels
+    return figure_block(c.nn, 'Chapter ' .. c.number .. ': the lanes of one warp (warp 0 at seed ' .. seed .. ', its first lookup) and ' ..
+      'the request that serves each, one row per request, top to bottom. Constant memory takes one request per distinct table ' ..
+      'entry: warp-uniform (spread 1), ' .. p[1].title:match(', (.*)$'):gsub(':', ' in') .. ', a broadcast; at the recorded spread of ' ..
+      spread .. ' in a table of ' .. entries .. ' entries (lane 0 reads entry ' .. div[1] .. ', lane 1 entry ' .. div[2] .. ', lane 2 entry ' ..
+      div[3] .. ', ...), ' .. p[2].title:match(', (.*)$'):gsub(':', ' in') .. ', one after another. The optimized program reads the same entries ' ..
+      'from shared memory in ' .. p[3].title:match('entries: (.*)$') .. ', the entries of its fullest bank (that panel on its own scale, ' ..
+      'its rows taller). Orange marks a lookup served one entry after another, blue one served together. Computed from the program\'s ' ..
+      'keys (its generator at the recorded seed and knobs), not drawn by hand; the book\'s check compares the requests per lookup with ' ..
+      'one plus the replays per lookup the constant cache recorded on each GPU.', svg, drawn)
+  end,
+  ['20'] = function(c)
+    local r1 = c.results[1] or {}
+    local n, rows = r1.size, tonumber((r1.knobs or ''):match('rows=(%d+)') or '')
+    local sts = next(recorded(c, 'STS')) and select(2, next(recorded(c, 'STS'))).optimized
+    if not (n and rows and sts) then return nil end
+    local tile = rows * math.floor(sts) -- a thread stores tile / rows elements into the tile, one STS each
+    -- Warp 0 of block (0, 0) (threadIdx.y 0), its first load and store (j = 0): lane l is column
+    -- c = l of row r = 0 of the tile.
+    local load, naive, opt = {}, {}, {}
+    for l = 0, 31 do
+      local col, row = l, 0
+      load[l + 1], naive[l + 1], opt[l + 1] = row * n + col, col * n + row, row * n + col -- in[r n + c], out[c n + r], out[r n + c]
+    end
+    local svg, drawn = charts.store_sectors(c.nn, {{'both load in[r·n + c]', load}, {'naive stores out[c·n + r]', naive},
+      {'optimized stores out[r·n + c]', opt}}, 'in a touched sector, not written by this store')
+    drawn.per_request = {}
+    for _, e in ipairs(c.evidence or {}) do
+      local m = {}
+      for _, x in ipairs(e.metrics) do m[x.metric] = x.values end
+      local sec, req = m['l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum'] or {}, m['l1tex__t_requests_pipe_lsu_mem_global_op_st.sum'] or {}
+      for k, prog in ipairs({'naive', 'optimized'}) do
+        if sec[prog] and (req[prog] or 0) > 0 then
+          table.insert(drawn.per_request, {gpu = e.gpu, program = prog, what = 'sectors per store', drawn = drawn.rows[k + 1].sectors, recorded = sec[prog] / req[prog]})
+        end
+      end
+    end
+    local r = drawn.rows
+    -- The DRAM bytes each GPU recorded written, naive over optimized: the L2 merges a block's partial sectors before DRAM.
+    local merged = {}
+    for _, x in ipairs(records(c)) do
+      local w = x.m['dram__bytes_write.sum'] or {}
+      if w.naive and (w.optimized or 0) > 0 then merged[#merged + 1] = string.format('%.2f (%s)', w.naive / w.optimized, gpu_name(x.gpu):match('^%S+')) end
+    end
+    if #merged == 0 then return nil end
+    return figure_block(c.nn, 'Chapter ' .. c.number .. ': the 32-byte sectors one warp touches (warp 0 of block (0, 0), its first ' ..
+      'load and store; a ' .. tile .. ' × ' .. tile .. ' tile, ' .. rows .. ' rows of threads, n = ' .. n .. '): both programs load a run of ' ..
+      '32 floats of one input row (' .. r[1].sectors .. ' sectors); the naive program stores them down a column of the output, ' ..
+      'floats ' .. n * 4 // 1024 .. ' KB apart (' .. r[2].sectors .. ' sectors, an eighth of each written; a gap marks sectors that are not ' ..
+      'neighbours); the optimized program, once the tile has passed through shared memory (its stores, a barrier, its loads), stores a ' ..
+      'row of the output (' .. r[3].sectors .. ' sectors, every byte written). The naive store\'s cost is ' .. r[2].sectors .. ' L2 sector ' ..
+      'writes where ' .. r[3].sectors .. ' would do, not DRAM traffic for every grey byte: the L2 merges the partial sectors ' ..
+      'of a block\'s stores, and the DRAM bytes the naive program writes are only ' .. words(merged) .. ' times the optimized program\'s. ' ..
+      'Computed from the kernels\' indexing at the recorded size ' ..
+      'and rows, not drawn by hand; the book\'s check compares the sectors per store with the sectors per store request each GPU recorded.', svg, drawn)
+  end,
+  ['02'] = function(c)
+    local ev, at, all = one_gpu(c)
+    local k = at.knobs
+    if not (ev and ev.h2d_ms and ev.kernel_ms and ev.d2h_ms and ev.end_to_end_ms and ev.copy_engines and k.chunks and k.streams and at.size) then return nil end
+    local said, panels = {}, {}
+    local COLORS = {'#2a6fb0', '#1b9aaa', '#8e44ad', '#c49a1b'}
+    local function say(prog, metric, fmt) return stated(said, at.gpu, prog, metric, ev[metric][prog], fmt) end
+    local ends = {}
+    for p, prog in ipairs({'naive', 'optimized'}) do
+      local stage = {ev.h2d_ms[prog], ev.kernel_ms[prog], ev.d2h_ms[prog]}
+      local boxes, last = pipeline_model(stage, at.size, p == 1 and 1 or k.chunks, p == 1 and 1 or k.streams, ev.copy_engines[prog])
+      for _, b in ipairs(boxes) do
+        b[4] = COLORS[(b[4] - 1) % #COLORS + 1]
+        if p == 1 then b[5] = string.format('%.1f ms', b[2] - b[1]) end -- the stage's recorded time
+      end
+      ends[p] = last
+      panels[p] = {boxes = boxes, half = 0.34, yrange = {0.45, 4.75}, ytics = {{'upload', 3}, {'kernel', 2}, {'download', 1}}, pad = 0.6,
+        marks = {{ev.stages_sum_ms[prog], 'stages\' sum ' .. say(prog, 'stages_sum_ms', '%.1f ms'), 4.4},
+                 {ev.end_to_end_ms[prog], 'profiled ' .. say(prog, 'end_to_end_ms', '%.1f ms'), 3.8}}}
+      for _, b in ipairs(boxes) do b[3] = 4 - b[3] end -- uploads on top
+    end
+    panels[1].title = 'naive, one stream: stages in turn'
+    panels[2].title = string.format('optimized, %d chunks, %d streams: %.1f ms', k.chunks, k.streams, ends[2])
+    local key = {}
+    for s = 1, math.min(k.streams, #COLORS) do key[s] = {'stream ' .. s, COLORS[s]} end
+    local svg, drawn = charts.streams(c.nn, panels, 'ms on a model clock (stage times: ' .. at.short:match('^%S+') .. ')', key, 380)
+    drawn.said, drawn.recorded, drawn.gpu = said, all, at.gpu
+    return figure_block(c.nn, 'Chapter ' .. c.number .. ': each program\'s upload, kernel and download of the array on a model clock, ' ..
+      'each stage as long as it took alone on the ' .. at.short .. ' (naive: ' .. say('naive', 'h2d_ms', '%.1f ms') .. ', ' ..
+      say('naive', 'kernel_ms', '%.1f ms') .. ', ' .. say('naive', 'd2h_ms', '%.1f ms') .. '). Naive runs them in turn in one stream: ' ..
+      say('naive', 'stages_sum_ms', '%.1f ms') .. ', the sum of the stages; the profiled run that recorded these stages measured ' ..
+      'it end to end at ' .. say('naive', 'end_to_end_ms', '%.1f ms') ..
+      '. Optimized cuts the array into ' .. k.chunks .. ' chunks, round robin over ' .. k.streams .. ' streams (a colour each); with ' ..
+      say('optimized', 'copy_engines', '%.0f') .. ' copy engines one uploads while the SMs compute and another downloads, ' ..
+      'and the model ends at ' .. string.format('%.1f ms', ends[2]) .. ', bound by the uploads in a row; its profiled run measured ' ..
+      say('optimized', 'end_to_end_ms', '%.1f ms') .. ' against its stages\' sum of ' .. say('optimized', 'stages_sum_ms', '%.1f ms') ..
+      ', the link slower when it carries both directions at once. Computed from the recorded stage times and the knobs (one kernel ' ..
+      'at a time on the SMs, each chunk its share of a stage), not drawn by hand; the dashed lines ("profiled") are the times of the profiled ' ..
+      'run the stages come from (the evidence), not the results table\'s medians of the timed runs.', svg, drawn)
+  end,
+  ['05'] = function(c)
+    local ev, at, all = one_gpu(c)
+    local k = at.knobs
+    if not (ev and ev.kernel_us and ev.span_us and ev.kernels_at_once and ev.launch__grid_size and ev.launch__block_size and k.kernels and k.streams) then return nil end
+    local said, panels = {}, {}
+    local function say(prog, metric, fmt, scale) return stated(said, at.gpu, prog, metric, ev[metric][prog], fmt, scale) end
+    -- Kernels at once in words where the record rounds to one: one kernel at a time.
+    local function at_once(prog, fmt)
+      return math.floor(ev.kernels_at_once[prog] + 0.5) == 1 and 'one kernel at a time' or say(prog, 'kernels_at_once', fmt) .. ' kernels at once'
+    end
+    local COLOR = {'#d1603d', '#2a6fb0'}
+    for p, prog in ipairs({'naive', 'optimized'}) do
+      -- Kernel i of n starts at i * (span - L) / (n - 1): the recorded span, each kernel the
+      -- recorded mean length L, so that the lengths over the span are the recorded kernels at once.
+      local L, span, boxes = ev.kernel_us[prog] / 1e3, ev.span_us[prog] / 1e3, {}
+      for i = 0, k.kernels - 1 do
+        local x0 = i * (span - L) / math.max(k.kernels - 1, 1)
+        boxes[#boxes + 1] = {x0, x0 + L, k.kernels - i, COLOR[p]}
+      end
+      panels[p] = {boxes = boxes, half = 0.5, yrange = {0.4, k.kernels * 1.22}, ytics = {{'kernel 1', k.kernels}, {'kernel ' .. k.kernels, 1}},
+        title = prog .. (p == 1 and ', one stream: ' or ', ' .. k.streams .. ' streams: ') .. at_once(prog, '%.1f'),
+        marks = {{span, (p == 1 and 'all end at ' or 'all ' .. k.kernels .. ' end at ') .. say(prog, 'span_us', '%.2f ms', 1e-3), k.kernels * 1.12, 0.6}},
+        own = p == 2} -- the optimized program's span, a sliver of naive's, on its own axis
+    end
+    local blocks, threads = ev.launch__grid_size.naive / k.kernels, ev.launch__block_size.naive / k.kernels
+    local svg, drawn = charts.streams(c.nn, panels, 'ms on a model clock; each kernel ' .. say('naive', 'kernel_us', '%.2f ms', 1e-3) .. ' (' .. at.short:match('^%S+') .. ')',
+      {{'naive', COLOR[1]}, {'optimized', COLOR[2]}}, 420)
+    drawn.said, drawn.recorded, drawn.gpu = said, all, at.gpu
+    return figure_block(c.nn, 'Chapter ' .. c.number .. ': the ' .. k.kernels .. ' kernels of each program on a model clock, a row each, ' ..
+      'each kernel ' .. string.format('%g block of %g threads', blocks, threads) .. ' (as profiled) on one SM, as long as the ' ..
+      at.short .. ' recorded it (' .. say('naive', 'kernel_us', '%.2f ms', 1e-3) .. '). Naive launches them into one stream: one after ' ..
+      'another, ' .. at_once('naive', '%.1f') .. ', all done at ' .. say('naive', 'span_us', '%.2f ms', 1e-3) ..
+      '. Optimized launches kernel k into stream k of ' .. k.streams .. ': side by side, ' .. at_once('optimized', '%.1f') ..
+      ', all done at ' .. say('optimized', 'span_us', '%.2f ms', 1e-3) .. '. Each kernel starts at an even share of the ' ..
+      'recorded span less its length, so that the lengths over the span are the kernels at once the GPU\'s clock recorded; the starts ' ..
+      'are a model, not drawn by hand. The optimized panel has a time axis of its own (on naive\'s it would be a sliver).', svg, drawn)
+  end,
+  ['06'] = function(c)
+    -- One 4-byte float per thread-load (the DRAM bytes read per element), one load in flight per
+    -- thread (the kernel's pointers may alias: its loads wait on its stores).
+    local svg, drawn = inflight(c, {warps = 'warps-per-sm',
+      loads = function() return 1 end,
+      width = function(e, prog) return e['dram__bytes_read.sum'][prog] / e.size end})
+    if not svg then return nil end
+    return figure_block(c.nn, inflight_caption(c, drawn, 'other launches of the sweep over the warps per SM'), svg, drawn)
+  end,
+  ['07'] = function(c)
+    -- 16 bytes per thread-load (the array's bytes over the warp-level loads, per thread), the
+    -- loads per trip in the kernel's code (the ilp knob's, for a program whose count is the
+    -- default knob's).
+    local svg, drawn = inflight(c, {warps = 'warps',
+      loads = function(e, prog, knobs, K) local l = e['LDG.E.128'][prog]; return l == K.ilp and knobs.ilp or l end,
+      width = function(e, prog) return 4 * e.size / e['smsp__inst_executed_op_global_ld.sum'][prog] / 32 end})
+    if not svg then return nil end
+    return figure_block(c.nn, inflight_caption(c, drawn, 'other launches of the sweep over the warps per SM and the loads in flight per thread'), svg, drawn)
+  end,  ['03'] = function(c)
+    -- Each program's batches on a model clock, in the order its loop makes its calls: queue GPU
+    -- batch b (a launch takes no host time), then wait for batch b - lag and hash it (naive lag 0,
+    -- optimized 1). A GPU batch is 1/B of the GPU part, a hash 1/B of the CPU part, as the program
+    -- timed each part alone (host:gpu_part_ms, host:cpu_part_ms).
+    local ev, at, all = one_gpu(c)
+    local B = at.knobs.batches
+    if not (ev and B and ev.gpu_part_ms and ev.cpu_part_ms and ev.end_to_end_ms and ev.parts_sum_ms) then return nil end
+    local said, panels, ends = {}, {}, {}
+    local function say(prog, metric, fmt) return stated(said, at.gpu, prog, metric, ev[metric][prog], fmt) end
+    for p, prog in ipairs({'naive', 'optimized'}) do
+      local g, h = ev.gpu_part_ms[prog] / B, ev.cpu_part_ms[prog] / B
+      local boxes, host, gpu_free, gpu_end = {}, 0, 0, {}
+      for b = 0, B - 1 + (p - 1) do
+        if b < B then
+          local t0 = math.max(gpu_free, host)
+          gpu_end[b], gpu_free = t0 + g, t0 + g
+          boxes[#boxes + 1] = {t0, t0 + g, 1, b % 2 == 0 and '#2a6fb0' or '#5b8fc9'}
+        end
+        local d = b - (p - 1)
+        if d >= 0 then
+          if gpu_end[d] > host then boxes[#boxes + 1] = {host, gpu_end[d], 2, '#c8c8c8'}; host = gpu_end[d] end
+          boxes[#boxes + 1] = {host, host + h, 2, d % 2 == 0 and '#d1603d' or '#e08a6d'}
+          host = host + h
+        end
+      end
+      ends[p] = host
+      -- The measured times as dashed lines, the later one's text in the higher row, clear of the earlier line.
+      local m = {{ev.parts_sum_ms[prog], 'parts\' sum ' .. say(prog, 'parts_sum_ms', '%.1f ms')},
+                 {ev.end_to_end_ms[prog], 'profiled ' .. say(prog, 'end_to_end_ms', '%.1f ms')}}
+      table.sort(m, function(a, b) return a[1] < b[1] end)
+      m[1][3], m[2][3] = 3.0, 3.6
+      panels[p] = {boxes = boxes, half = 0.34, yrange = {0.45, 3.95}, marks = m, pad = 0.6,
+        ytics = {{'host ' .. say(prog, 'cpu_part_ms', '%.1f ms'), 2}, {'GPU ' .. say(prog, 'gpu_part_ms', '%.1f ms'), 1}}}
+    end
+    panels[1].title = string.format('naive, queue, wait, hash: %.1f ms', ends[1])
+    panels[2].title = string.format('optimized, hash under the GPU: %.1f ms', ends[2])
+    local svg, drawn = charts.streams(c.nn, panels, 'ms on a model clock (parts: ' .. at.short:match('^%S+') .. ')',
+      {{'GPU batch', '#2a6fb0'}, {'host hash', '#d1603d'}, {'host waits', '#c8c8c8'}}, 380)
+    drawn.said, drawn.recorded, drawn.gpu = said, all, at.gpu
+    return figure_block(c.nn, 'Chapter ' .. c.number .. ': each program\'s ' .. B .. ' batches on a model clock, a GPU batch (kernel ' ..
+      'and download, blue) 1/' .. B .. ' of the GPU part and a hash (orange) 1/' .. B .. ' of the host\'s part, as each program timed ' ..
+      'them alone on the ' .. at.short .. ' (naive: GPU ' .. say('naive', 'gpu_part_ms', '%.1f ms') .. ', host ' ..
+      say('naive', 'cpu_part_ms', '%.1f ms') .. '; optimized: ' .. say('optimized', 'gpu_part_ms', '%.1f ms') .. ' and ' ..
+      say('optimized', 'cpu_part_ms', '%.1f ms') .. '). Naive queues a batch, waits for it (grey) and hashes it, so the GPU idles ' ..
+      'while the host hashes: the model ends at ' .. string.format('%.1f ms', ends[1]) .. ', the parts\' sum; the profiled run that ' ..
+      'timed these parts measured it end to end at ' ..
+      say('naive', 'end_to_end_ms', '%.1f ms') .. '. Optimized queues batch b and hashes batch b − 1 while the GPU runs batch b, waiting ' ..
+      'only where the GPU is behind: the model ends at ' .. string.format('%.1f ms', ends[2]) .. (ev.cpu_part_ms.optimized >= ev.gpu_part_ms.optimized and
+      ', one GPU batch and the host\'s whole part' or ', the GPU\'s whole part and one hash') .. '; its profiled run measured ' .. say('optimized', 'end_to_end_ms', '%.1f ms') .. ' against its parts\' sum of ' ..
+      say('optimized', 'parts_sum_ms', '%.1f ms') .. '. Computed from the recorded parts and the batches knob (no launch ' ..
+      'costs host time), not drawn by hand; the lengths are a model, the dashed lines ("profiled") the times of the profiled run the parts come ' ..
+      'from (the evidence), not the results table\'s medians of the timed runs.', svg, drawn)
+  end,  ['19'] = function(c)
+    -- The tile: the tiled kernel's shared memory (ptxas) holds two tile × tile tiles of floats.
+    local n = (c.results[1] or {}).size
+    local ev = (c.evidence or {})[1]
+    local smem = ev and (recorded(c, 'smem_bytes')[ev.gpu] or {}).optimized
+    local T = smem and math.floor(math.sqrt(smem / 8) + 0.5)
+    if not (n and T and T * T * 8 == smem and n % T == 0) then return nil end
+    -- One block (T × T threads, a thread an element of C, each n FFMAs) reads the 2 T n floats of
+    -- A's row panel and B's column panel; a thread loads 2 n of them from global memory (naive) or
+    -- 2 a slice, 2 n / T (tiled). Each FFMA uses one float of A and one of B.
+    local floats, fma = 2 * T * n, T * T * n
+    local progs = {{'naive', 2 * n}, {'optimized', 2 * n // T}}
+    local panels, drawn_uses = {}, {}
+    for k, pr in ipairs(progs) do
+      local loads, uses = T * T * pr[2] / floats, 2 * fma / floats -- per float of the panels
+      local per = uses / loads
+      drawn_uses[pr[1]] = per
+      -- The naive loads are instructions, not traffic: the L1 serves most of them (A's float is
+      -- one broadcast address for the warp).
+      local said = string.format('%d load%s, %d uses', loads, loads == 1 and '' or 's', uses)
+      if k == 1 then said = string.format('%d load instructions, %d uses', loads, uses) end
+      panels[k] = {tiled = k == 2, n = n, said = said, title = string.format('%s: %d use%s per global load instruction', k == 1 and 'naive' or 'tiled', per, per == 1 and '' or 's'),
+        lines = k == 1 and {{'each orange float:', '#d1603d'}, {said .. ','}, {'mostly L1 hits (A\'s: one'}, {'broadcast request)'}}
+          or {{'each blue float:', '#2a6fb0'}, {said .. ','}, {'from shared memory'}, {'by the pale threads'}}}
+    end
+    local svg, drawn = charts.tiling(c.nn, T, panels)
+    -- What each GPU recorded, for check_pdf.py diagrams: uses per global load = 2 x FFMA / loaded
+    -- floats, from ncu (thread FFMAs over 32 floats a global load request) and from the SASS (the
+    -- FFMAs over the LDGs of the kernel's code, one float a thread each).
+    drawn.per_request = {}
+    for _, e in ipairs(c.evidence or {}) do
+      local m = {}
+      for _, x in ipairs(e.metrics) do m[x.metric] = x.values end
+      local ffma, req = m['smsp__sass_thread_inst_executed_op_ffma_pred_on.sum'] or {}, m['l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum'] or {}
+      local sf, sl = m.FFMA or {}, m.LDG or {}
+      for _, prog in ipairs({'naive', 'optimized'}) do
+        if ffma[prog] and (req[prog] or 0) > 0 then
+          table.insert(drawn.per_request, {gpu = e.gpu, program = prog, what = 'uses per global load (2 FFMA / 32 per load request)', drawn = drawn_uses[prog], recorded = 2 * ffma[prog] / (32 * req[prog])})
+        end
+        if sf[prog] and (sl[prog] or 0) > 0 then
+          table.insert(drawn.per_request, {gpu = e.gpu, program = prog, what = 'uses per global load (2 FFMA / LDG in the SASS)', drawn = drawn_uses[prog], recorded = 2 * sf[prog] / sl[prog]})
+        end
+      end
+    end
+    -- What the caption restates, for check_pdf.py diagrams: each GPU's L1 hit rate of the naive
+    -- program's sectors (ncu) and the results' speedup of the tiled program over the naive.
+    local said, all, hits, ups = {}, {}, {}, {}
+    local function short_name(slug)
+      for _, d in ipairs(DATA.gpus) do if d.slug == slug then return d.short:match('^%S+') end end
+      return slug
+    end
+    for _, e in ipairs(c.evidence or {}) do
+      local v = ((by_gpu(c)[e.gpu] or {})['l1tex__t_sector_hit_rate.pct'] or {}).naive
+      local g = short_name(e.gpu)
+      if v then
+        all[#all + 1] = {gpu = e.gpu, program = 'naive', metric = 'l1tex__t_sector_hit_rate.pct', value = v}
+        hits[#hits + 1] = stated(said, e.gpu, 'naive', 'l1tex__t_sector_hit_rate.pct', v, '%.0f%%') .. ' on the ' .. g
+      end
+    end
+    for _, r in ipairs(c.results) do
+      local rate = {}
+      for _, row in ipairs(r.rows) do rate[row.variant] = row.rate end
+      if rate.naive and rate.optimized then
+        all[#all + 1] = {gpu = r.gpu, program = 'optimized', metric = 'speedup', value = rate.optimized / rate.naive}
+        ups[#ups + 1] = stated(said, r.gpu, 'optimized', 'speedup', rate.optimized / rate.naive, '%.2f×') .. ' on the ' .. short_name(r.gpu)
+      end
+    end
+    if #hits == 0 or #ups == 0 then return nil end
+    drawn.said, drawn.recorded, drawn.gpu = said, all, 'each GPU'
+    local t = drawn.panels
+    return figure_block(c.nn, 'Chapter ' .. c.number .. ': one block\'s ' .. T .. ' × ' .. T .. ' tile of C, one thread per element; ' ..
+      'its two tiles take ' .. math.floor(smem) .. ' B of shared memory. Beside it the row panel of A and the column panel of B it reads ' ..
+      '(n = ' .. n .. ', ' .. n // T .. ' slices of ' .. T .. ', the two nearest the tile drawn), and the threads of row r and column c ' ..
+      'of the tile that use one float of A\'s row r and of B\'s column c. The naive program loads that float in each of them: ' ..
+      panels[1].said .. ', ' .. t[1].title:match(': (.*)$') .. '. But those load instructions are mostly L1 hits (A\'s float is one ' ..
+      'broadcast address for a warp): the L1 already catches most of this reuse (its hit rate of the naive program\'s sectors: ' .. words(hits) .. '). ' ..
+      'The tiled program loads a slice of each panel into shared memory once, a float a thread, and its ' .. T .. ' threads read ' ..
+      'each float from there: ' .. panels[2].said .. ', ' .. t[2].title:match(': (.*)$') .. '. As the L1 had caught most of the reuse ' ..
+      'already, the tiled program\'s measured speedup is only ' .. words(ups) .. '. Computed from the recorded tile and size, not drawn by hand; ' ..
+      'the book\'s check compares the uses per global load with the multiply-adds per loaded float each GPU counted, and the hit ' ..
+      'rates and speedups with each GPU\'s record.', svg, drawn)
+  end,
+  ['16'] = function(c)
+    -- One warp's first load request in each program the GPUs recorded with ncu, at its knobs: lane
+    -- l's record at base + l × its bytes, the load's bytes the widest load its SASS has (LDG.E.U8 1,
+    -- LDG.E 4, LDG.E.64 8, LDG.E.128 16; sass:LDG.E counts every LDG.E*); a record is whole loads
+    -- (12 bytes: three 4-byte loads, or one 16-byte load, padded), the records from the next 16-byte
+    -- boundary past --offset. The naive program loads a byte a thread, whatever --width says.
+    local K, ev = knob_table((c.results[1] or {}).knobs), by_gpu(c)
+    local e = ev[((c.evidence or {})[1] or {}).gpu]
+    if not (e and K.width and K.offset) then return nil end
+    local function access(prog)
+      local function n(k) return (e[k] or {})[prog] or 0 end
+      return n('LDG.E.128') > 0 and 16 or n('LDG.E.64') > 0 and 8 or n('LDG.E') > n('LDG.E.U8') and 4 or n('LDG.E.U8') > 0 and 1 or nil
+    end
+    local rows, progs = {}, {'naive', 'optimized', 'optimized[--width 12]', 'optimized[--width 12 --pad 1]'}
+    for k, prog in ipairs(progs) do
+      local a = access(prog)
+      if not a then return nil end
+      local width = prog == 'naive' and a or tonumber(prog:match('%-%-width (%d+)') or K.width)
+      local record, base = math.ceil(width / a) * a, prog == 'naive' and K.offset or (K.offset + 15) // 16 * 16
+      local lanes = {}
+      for l = 0, 31 do lanes[l + 1] = {base + l * record, math.min(a, width)} end
+      -- The row in words: the program, or its struct (--width) and padding (--pad) as the record's bytes.
+      local name = prog:match('%-%-') and (record > width and 'padded to ' .. record .. ' B' or width .. '-byte struct') or prog
+      local n = record // a -- the loads a record takes
+      rows[k] = {name = name .. (n > 1 and ', load 1 of ' .. n or ', ' .. 32 * a .. ' B a request'), lanes = lanes, width = width, a = a,
+        record = record, loads = n, all = n * sectors_of(lanes)}
+      if n > 1 then rows[k].more = string.format('%d loads, the same %d sectors: %d B for %d B', n, sectors_of(lanes), 32 * sectors_of(lanes), 32 * width)
+      elseif record > width then rows[k].more = string.format('%d B of them needed', 32 * width) end
+    end
+    local svg, drawn = charts.sectors(c.nn, rows, {unit = 1, line = 128, tics = true, xstep = 32,
+      xlabel = 'byte (+ the left number); box: a 32-byte sector', needed = 'bytes this load needs', waste = 'not used by this load'})
+    drawn.per_request = {}
+    for gpu, m in pairs(ev) do
+      local sec, req = m['l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum'] or {}, m['l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum'] or {}
+      for k, prog in ipairs(progs) do
+        if sec[prog] and (req[prog] or 0) > 0 then
+          table.insert(drawn.per_request, {gpu = gpu, program = prog, what = 'sectors per load request', drawn = drawn.rows[k].sectors, recorded = sec[prog] / req[prog]})
+        end
+      end
+    end
+    -- What padding did to the time, on each GPU: the unpadded struct's median over the padded
+    -- one's, from the sweep over --width and --pad (below 1: padding is slower).
+    local r, said, recorded, ups = rows, {}, {}, {}
+    for _, sw in ipairs(c.sweeps or {}) do
+      local t = {}
+      for _, row in ipairs(sw.rows) do
+        local k = knob_table(row.knobs)
+        if row.variant == 'optimized' and k.width == r[3].width and (k.offset or 0) == 0 then t[k.pad] = row.median_us end
+      end
+      if t[0] and t[1] then
+        recorded[#recorded + 1] = {gpu = sw.gpu, program = 'optimized', metric = 'padding speedup', value = t[0] / t[1]}
+        ups[#ups + 1] = stated(said, sw.gpu, 'optimized', 'padding speedup', t[0] / t[1], '%.2f×') .. ' on the ' .. gpu_name(sw.gpu):match('^%S+')
+      end
+    end
+    if #ups == 0 then return nil end
+    drawn.said, drawn.recorded, drawn.gpu = said, recorded, 'each GPU'
+    local d = drawn.rows
+    return figure_block(c.nn, 'Chapter ' .. c.number .. ': the 32-byte sectors one warp\'s first load request touches, lane l reading ' ..
+      'its record at byte l × the record\'s size, at the recorded knobs: the naive program\'s ' .. r[1].a .. '-byte loads (' .. d[1].sectors ..
+      (d[1].sectors == 1 and ' sector, ' or ' sectors, ') .. 32 * r[1].a .. ' B a request) and the optimized program\'s ' .. r[2].a .. '-byte loads (' .. d[2].sectors .. ' sectors, ' ..
+      32 * r[2].a .. ' B a request) use every byte they touch: the same sectors per byte, ' .. r[2].a // r[1].a .. ' times the bytes a ' ..
+      'request carries. A ' .. r[3].width .. '-byte struct moves as ' .. r[3].loads .. ' loads of ' .. r[3].a .. ' B, each touching the same ' ..
+      d[3].sectors .. ' sectors and using ' .. r[3].a .. ' B of every ' .. r[3].record .. ' (the grey bytes are the other loads\'): the L1 serves ' ..
+      'the second and third from what the first brought, so ' .. 32 * r[3].width .. ' B come from DRAM for ' .. 32 * r[3].width .. ' B used. ' ..
+      'Padded to ' .. r[4].record .. ' B it is one load of ' .. d[4].sectors .. ' sectors: ' .. 32 * r[4].record .. ' B come from DRAM for the same ' ..
+      32 * r[4].width .. ' B, ' .. r[4].record - r[4].width .. ' B of every ' .. r[4].record .. ' padding, and padding loses: the padded ' ..
+      'struct\'s speed over the unpadded one\'s is ' .. words(ups) .. '. Each load\'s width is the widest load the program\'s SASS holds, ' ..
+      'not drawn by hand; the book\'s check compares the sectors per request with the sectors per load request each GPU recorded, ' ..
+      'and the speeds with the sweep.', svg, drawn)
+  end,
+  ['17'] = function(c)
+    -- Warp 0's vector load in rows 0 and 1 of each program, at the recorded cols and vector width
+    -- and the pitch each program recorded (host:pitch_bytes); the check runs filter_loads over 32
+    -- rows (the row starts repeat modulo 32 bytes within them) for each program and option.
+    local K, ev = knob_table((c.results[1] or {}).knobs), by_gpu(c)
+    local e = ev[((c.evidence or {})[1] or {}).gpu]
+    local pitch = {}
+    for prog, v in pairs(e and e.pitch_bytes or {}) do pitch[prog] = math.tointeger(v) end
+    if not (K.cols and K.vector and pitch.naive and pitch.optimized) then return nil end
+    local rows, off = {}, 0
+    for _, prog in ipairs({'naive', 'optimized'}) do
+      local call = pitch[prog] == 4 * K.cols and 'cudaMalloc' or 'cudaMallocPitch'
+      for r = 0, 1 do
+        local lanes = filter_loads(K.cols, pitch[prog], K.vector, r)[1]
+        local peeled = lanes[1][1] - r * pitch[prog] -- the row's floats before its first vector, a thread each
+        rows[#rows + 1] = {name = call .. ', row ' .. r .. ' at byte ' .. r * pitch[prog], lanes = lanes, mark = r * pitch[prog],
+          other = peeled > 0 and {{r * pitch[prog], peeled}} or nil}
+      end
+      for r = 0, 31 do off = off + (prog == 'naive' and sectors_of(filter_loads(K.cols, pitch[prog], K.vector, r)[1]) > 32 * K.vector * 4 // 32 and 1 or 0) end
+    end
+    local svg, drawn = charts.sectors(c.nn, rows, {unit = 1, line = 4 * K.vector * 32 + 32, xstep = 64,
+      xlabel = 'bytes from the row\'s first sector; box: a sector', needed = 'the warp\'s first vector load',
+      marked = 'where the row starts', other = 'peeled floats, a thread each', waste = 'in a touched sector, not this load\'s'})
+    -- What the results measured: the optimized program's speed over the naive's on each GPU.
+    local speed, flat = {}, true
+    for _, res in ipairs(c.results) do
+      for _, row in ipairs(res.rows) do
+        if row.variant == 'optimized' and row.speedup then
+          speed[#speed + 1] = string.format('%.2f× on the %s', row.speedup, gpu_name(res.gpu):match('^%S+'))
+          flat = flat and math.abs(row.speedup - 1) < 0.05
+        end
+      end
+    end
+    if #speed == 0 then return nil end
+    drawn.per_request = {}
+    for gpu, m in pairs(ev) do
+      local sec, req = m['l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum'] or {}, m['l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum'] or {}
+      for prog, n in pairs(sec) do
+        local p, vec = prog:match('^(%a+)'), tonumber(prog:match('%-%-vector (%d+)') or K.vector)
+        local s, q = 0, 0
+        for r = 0, (m.pitch_bytes or {})[prog] and (req[prog] or 0) > 0 and 31 or -1 do
+          for _, lanes in ipairs(filter_loads(K.cols, m.pitch_bytes[prog], vec, r)) do s, q = s + sectors_of(lanes), q + 1 end
+        end
+        if q > 0 then
+          table.insert(drawn.per_request, {gpu = gpu, program = prog, what = 'sectors per load request over 32 rows', within = 0.05, drawn = s / q, recorded = n / req[prog]})
+        end
+      end
+    end
+    local d, v1 = drawn.rows, rows[2].lanes[1][1] -- packed row 1's first vector
+    return figure_block(c.nn, 'Chapter ' .. c.number .. ': the 32-byte sectors warp 0\'s first ' .. K.vector * 4 .. '-byte vector load touches ' ..
+      'in rows 0 and 1 of an image of ' .. K.cols .. ' floats a row, packed ' .. pitch.naive .. ' B apart by `cudaMalloc` and ' ..
+      pitch.optimized .. ' B apart at the pitch `cudaMallocPitch` returned. Packed row 1 starts ' .. pitch.naive % 32 .. ' B into a sector; ' ..
+      'its first ' .. (v1 - pitch.naive) // 4 .. ' floats are peeled, a thread each, and its vectors start at byte ' .. v1 .. ', ' .. v1 % 32 ..
+      ' B into a sector: ' .. d[2].sectors .. ' sectors against row 0\'s ' .. d[1].sectors .. ' sectors, as in ' .. off .. ' of every 32 ' ..
+      'packed rows. Pitched rows start ' .. pitch.optimized % 32 .. ' B into a sector (row 0: ' .. d[3].sectors .. ' sectors, row 1: ' ..
+      d[4].sectors .. ' sectors). The peeled floats (light orange) are loaded a thread each, apart from the vectors. Measured, the ' ..
+      'pitched program\'s speed over the packed one\'s is ' .. words(speed) .. (flat and ': on these GPUs the extra sector costs ' ..
+      'nothing measurable.' or '.') .. ' Computed from the recorded knobs and pitches, not drawn by hand; the book\'s check runs the same ' ..
+      'addresses over every warp\'s loads of 32 rows and compares the sectors per load request with what each GPU recorded.', svg, drawn)
+  end,
+}
+
+return function(book)
+  DATA, charts, figure_block, words, grouped = book.data, book.charts, book.figure, book.words, book.grouped
+  return DIAGRAMS
+end
