@@ -8,19 +8,40 @@ it draws, and what the caption restates of a GPU's record goes into figures.json
 book/check_pdf.py diagrams. ]]
 
 local DATA, charts, figure_block, words, grouped
-local function gpu_name(slug) for _, g in ipairs(DATA.gpus) do if g.slug == slug then return g.short end end; return slug end
 
 -- Pictures of the mechanism a chapter teaches, computed by charts.lua from what the chapter's
 -- programs recorded (knobs, sizes, ptxas and ncu figures) and the programs' own arithmetic; each
 -- goes before the chapter's first listing.
--- Each GPU's record ({gpu, size, m = {metric -> {program -> value}}}), the results' first GPU first.
+
+-- A chapter's picture, numbered; its caption says what the chart drew ("Chapter N:" goes, the
+-- label names the chapter).
+local function picture(c, caption, svg, drawn) return figure_block(c.nn, 'Chapter ' .. c.number .. ': ' .. caption, svg, drawn) end
+-- A GPU in a caption: the first word of its short name ("H100").
+local function short(slug)
+  for _, g in ipairs(DATA.gpus) do if g.slug == slug then return g.short:match('^%S+') end end
+  return slug
+end
+local function knob_table(s) -- a results row's knobs, "block=256;mode=fast": {block = 256, mode = 'fast'}
+  local t = {}
+  for k, v in (s or ''):gmatch('([%w_-]+)=([^;]+)') do t[k] = tonumber(v) or v end
+  return t
+end
+
+-- Each GPU's record ({gpu, size, m = {metric -> {program -> value}}}), the results' first GPU
+-- first, each also under its GPU's slug.
 local function records(c)
   local out, first = {}, (c.results[1] or {}).gpu
   for _, e in ipairs(c.evidence or {}) do
     local m = {}
     for _, x in ipairs(e.metrics) do m[x.metric] = x.values end
-    table.insert(out, e.gpu == first and 1 or #out + 1, {gpu = e.gpu, size = e.size, m = m})
+    out[e.gpu] = {gpu = e.gpu, size = e.size, m = m}
+    table.insert(out, e.gpu == first and 1 or #out + 1, out[e.gpu])
   end
+  return out
+end
+local function recorded(c, name) -- one metric as each GPU recorded it: {gpu -> {program -> value}}
+  local out = {}
+  for _, r in ipairs(records(c)) do out[r.gpu] = r.m[name] end
   return out
 end
 -- What every GPU recorded beside a figure a picture draws, for check_pdf.py diagrams (drawn's
@@ -51,39 +72,38 @@ local function resident(r, threads, regs, smem)
   local least = math.min(table.unpack(limits))
   return least, limits
 end
-local function recorded(c, name)
-  local out = {}
-  for _, e in ipairs(c.evidence or {}) do
-    for _, m in ipairs(e.metrics) do if m.metric == name then out[e.gpu] = m.values end end
-  end
-  return out
-end
 
--- The figures a GPU recorded for a chapter ({metric -> {program -> value}}), the GPU the first
--- results row was measured on (the H100's file, first), and every GPU's host figures as a list,
--- for check_pdf.py diagrams to compare with what a caption restates.
-local function one_gpu(c)
-  local r = c.results[1] or {}
-  local out, all = nil, {}
-  for _, e in ipairs(c.evidence or {}) do
-    local m = {}
-    for _, x in ipairs(e.metrics) do
-      m[x.metric] = x.values
-      for prog, v in pairs(x.values) do all[#all + 1] = {gpu = e.gpu, program = prog, metric = x.metric, value = v} end
-    end
-    if e.gpu == r.gpu then out = m end
-  end
-  local short = r.gpu
-  for _, g in ipairs(DATA.gpus) do if g.slug == r.gpu then short = g.short end end
-  local knobs = {}
-  for k, v in (r.knobs or ''):gmatch('(%w+)=(%d+)') do knobs[k] = tonumber(v) end
-  return out, {gpu = r.gpu, short = short, size = r.size, knobs = knobs}, all
-end
--- A caption's restatement of a recorded figure: the text as printed, and where it comes from.
+-- A caption's restatement of a recorded figure, for check_pdf.py diagrams: the text as printed,
+-- and where it comes from.
 local function stated(list, gpu, program, metric, value, fmt, scale)
   local text = string.format(fmt, value * (scale or 1))
   list[#list + 1] = {gpu = gpu, program = program, metric = metric, text = text, scale = scale or 1}
   return text
+end
+-- A figure each GPU recorded, restated in the caption ("19.6× on the H100"): the text goes to
+-- drawn.said, the value to drawn.recorded.
+local function each_gpu(drawn, gpu, program, metric, value, fmt)
+  drawn.said, drawn.recorded, drawn.gpu = drawn.said or {}, drawn.recorded or {}, 'each GPU'
+  drawn.recorded[#drawn.recorded + 1] = {gpu = gpu, program = program, metric = metric, value = value}
+  return stated(drawn.said, gpu, program, metric, value, fmt) .. ' on the ' .. short(gpu)
+end
+-- A picture drawn from one GPU's record, the first results row's GPU (the H100's file, first):
+-- its figures ({metric -> {program -> value}}) and at = {gpu, short, size, knobs, say, restated}.
+-- at.say(program, metric, fmt, scale) prints one of its figures and notes it; at.restated(drawn)
+-- hands check_pdf.py diagrams those notes, beside every GPU's figures to compare them with.
+local function one_gpu(c)
+  local r, recs = c.results[1] or {}, records(c)
+  local ev, said, all = recs[r.gpu] and recs[r.gpu].m, {}, {}
+  for _, x in ipairs(recs) do
+    for metric, values in pairs(x.m) do
+      for prog, v in pairs(values) do all[#all + 1] = {gpu = x.gpu, program = prog, metric = metric, value = v} end
+    end
+  end
+  local at = {gpu = r.gpu, short = r.gpu, size = r.size, knobs = knob_table(r.knobs), figures = all}
+  for _, g in ipairs(DATA.gpus) do if g.slug == r.gpu then at.short = g.short end end
+  function at.say(prog, metric, fmt, scale) return stated(said, r.gpu, prog, metric, ev[metric][prog], fmt, scale) end
+  function at.restated(drawn) drawn.said, drawn.recorded, drawn.gpu = said, all, r.gpu end
+  return ev, at
 end
 
 -- The pipeline of chapter 02 on a model clock: the array in chunks (the last may be short), each
@@ -116,25 +136,16 @@ end
 -- latency the GPU's least-loaded point implies (its bytes in flight per SM over its reads per SM
 -- per ns): an upper bound on the unloaded latency, the closer the less loaded that point. warps: a program runs the warps
 -- knob if its recorded occupancy (ncu's warps active, of the SM's maximum) is the default knob's,
--- else the warps recorded; loads(ev, prog, knobs) and width(ev, prog), the loads in flight per
--- thread and the bytes per thread-load, read the chapter's evidence.
-local function knob_table(s)
-  local t = {}
-  for k, v in (s or ''):gmatch('([%w_-]+)=([^;]+)') do t[k] = tonumber(v) or v end
-  return t
-end
+-- else the warps recorded; loads(record, prog, knobs) and width(record, prog), the loads in flight
+-- per thread and the bytes per thread-load, read the GPU's record (records).
 local function inflight(c, o)
   local rules = OCCUPANCY[((DATA.gpus[1] or {}).cc or {})[1] or '']
   if not rules then return nil end
-  local gpus, ev, evidence = {}, {}, {}
-  for _, e in ipairs(c.evidence or {}) do
-    ev[e.gpu] = {size = e.size}
-    for _, m in ipairs(e.metrics) do ev[e.gpu][m.metric] = m.values end
-  end
+  local gpus, recs, evidence = {}, records(c), {}
   for _, r in ipairs(c.results) do
-    local g, e = nil, ev[r.gpu]
+    local g, e = nil, recs[r.gpu]
     for _, d in ipairs(DATA.gpus) do if d.slug == r.gpu then g = d end end
-    local occ = e and e['sm__warps_active.avg.pct_of_peak_sustained_active']
+    local occ = e and e.m['sm__warps_active.avg.pct_of_peak_sustained_active']
     if not (g and occ) then return nil end
     local K, sms = knob_table(r.knobs), g.sms[1]
     local function bytes(prog, knobs)
@@ -143,7 +154,7 @@ local function inflight(c, o)
       local l, b = math.floor(o.loads(e, prog, knobs, K) + 0.5), math.floor(o.width(e, prog) + 0.5)
       return w * 32 * b * l, {warps = w, loads = l, width = b}
     end
-    local G = {gpu = r.gpu, short = g.short:match('^%S+'), sms = sms, points = {}, programs = {}}
+    local G = {gpu = r.gpu, short = short(r.gpu), sms = sms, points = {}, programs = {}}
     local function point(b, how, row, default)
       G.points[#G.points + 1] = {b, row.pct_roof, row.variant, default, rate = row.rate, warps = how.warps, loads = how.loads, width = how.width}
     end
@@ -153,7 +164,7 @@ local function inflight(c, o)
       G.programs[#G.programs + 1] = how
       -- What the GPU recorded, for check_pdf.py diagrams: its warps active, its loads per trip, its bytes per thread-load.
       evidence[#evidence + 1] = {gpu = r.gpu, program = row.variant, warps = occ[row.variant] * rules.warps / 100,
-        loads = e['LDG.E.128'] and e['LDG.E.128'][row.variant], width = o.width(e, row.variant)}
+        loads = e.m['LDG.E.128'] and e.m['LDG.E.128'][row.variant], width = o.width(e, row.variant)}
       point(b, how, row, true)
       if row.variant == 'optimized' then G.roof = row.roof end
     end
@@ -198,16 +209,7 @@ local function inflight_caption(c, drawn, sweep)
     'each GPU recorded and recomputes L0 from the least-loaded point.'
 end
 
--- Each GPU's evidence as {gpu = {metric = {program = value}}}, and the sectors a request
--- touches: the 32-byte sectors under its lanes' {byte, bytes}.
-local function by_gpu(c)
-  local out = {}
-  for _, e in ipairs(c.evidence or {}) do
-    out[e.gpu] = {}
-    for _, x in ipairs(e.metrics) do out[e.gpu][x.metric] = x.values end
-  end
-  return out
-end
+-- The sectors a request touches: the 32-byte sectors under its lanes' {byte, bytes}.
 local function sectors_of(lanes)
   local seen, n = {}, 0
   for _, l in ipairs(lanes) do
@@ -251,12 +253,11 @@ local DIAGRAMS = {
     -- the optimized loop's time per iteration (two kernels, queued ahead: GPU-bound). A kernel starts
     -- when its launch is done and the GPU is free. The optimized program's one cudaMalloc before its
     -- 200 iterations and one cudaFree after them are left out.
-    local ev, at, all = one_gpu(c)
+    local ev, at = one_gpu(c)
     local per = {}
     for _, r in ipairs((c.results[1] or {}).rows or {}) do per[r.variant] = ev and ev.iterations and r.median_us / ev.iterations[r.variant] end
     if not (ev and per.naive and per.optimized and ev.loop_alloc_us and ev.free_us and ev.calls_us_per_iter) then return nil end
-    local said, panels, ends, waits, allocs = {}, {}, {}, {}, {}
-    local function say(prog, metric, fmt) return stated(said, at.gpu, prog, metric, ev[metric][prog], fmt) end
+    local say, panels, ends, waits, allocs = at.say, {}, {}, {}, {}
     local L, K = (per.naive - ev.calls_us_per_iter.naive) / 2, per.optimized / 2
     local ALLOC, FREE, LAUNCH, WAIT, KERNEL = '#e3a08a', '#c4a484', '#9a9a9a', '#d1603d', {'#2a6fb0', '#5b9bd5'}
     for p, prog in ipairs({'naive', 'optimized'}) do
@@ -279,14 +280,15 @@ local DIAGRAMS = {
         title = string.format('%s: waits %d times in 3 iterations, %.1f µs', prog, waits[p], ends[p]),
         marks = {{3 * per[prog], string.format('measured 3 × %.1f µs', per[prog]), 3.0}}}
     end
-    local svg, drawn = charts.streams(c.nn, panels, 'µs on a model clock (' .. at.short:match('^%S+') .. ')',
+    local svg, drawn = charts.streams(c.nn, panels, 'µs on a model clock (' .. short(at.gpu) .. ')',
       {{'cudaMalloc ' .. say('naive', 'loop_alloc_us', '%.1f µs'), ALLOC}, {'cudaFree ' .. say('naive', 'free_us', '%.1f µs'), FREE},
        {'launch', LAUNCH}, {'wait for the device', WAIT}, {'kernel', KERNEL[1]}}, 400)
-    drawn.said, drawn.recorded, drawn.gpu, drawn.per_request = said, all, at.gpu, {}
+    at.restated(drawn)
+    drawn.per_request = {}
     against(drawn.per_request, records(c), 'allocation calls per iteration', {{'naive', allocs[1] / 3}, {'optimized', allocs[2] / 3}},
       function(m, _, prog) return m.alloc_calls_per_iter[prog] end)
-    return figure_block(c.nn, 'Chapter ' .. c.number .. ': three iterations of each program\'s loop on a model clock, from what the ' ..
-      at.short:match('^%S+') .. ' recorded: naive\'s cudaMalloc as long as it took in the loop (' .. say('naive', 'loop_alloc_us', '%.1f µs') ..
+    return picture(c, 'three iterations of each program\'s loop on a model clock, from what the ' ..
+      short(at.gpu) .. ' recorded: naive\'s cudaMalloc as long as it took in the loop (' .. say('naive', 'loop_alloc_us', '%.1f µs') ..
       '), its cudaFree waiting until the GPU is idle and then as long as a cudaFree took on an idle device (' .. say('naive', 'free_us', '%.1f µs') ..
       '); each launch half of naive\'s time per iteration outside those calls, each kernel half of the optimized loop\'s time per ' ..
       'iteration. Naive waits for the device ' .. waits[1] .. ' times in 3 iterations, its GPU idle while the host frees and allocates: ' ..
@@ -325,11 +327,11 @@ local DIAGRAMS = {
     against(drawn.per_request, recs, 'DRAM bytes written per element', per_kernel(3), function(m, size, p) return m['dram__bytes_write.sum'][p] / size end)
     against(drawn.per_request, recs, 'kernels (16-byte loads in the SASS)', {{'naive', rows[1].kernels}, {'optimized', rows[2].kernels}},
       function(m, _, p) return m['LDG.E.128'][p] end)
-    return figure_block(c.nn, 'Chapter ' .. c.number .. ': the bytes each element moves through DRAM, kernel by kernel: ' ..
+    return picture(c, 'the bytes each element moves through DRAM, kernel by kernel: ' ..
       rows[1].name .. ' (' .. rows[1].kernels .. ' kernels, ' .. rows[1].bytes .. ' bytes, each intermediate written and read back: ' ..
       ms.naive .. ') and ' .. rows[2].name .. ' (' .. rows[2].kernels .. ' kernel, ' .. rows[2].bytes .. ' bytes: ' .. ms.optimized ..
-      '), each with its median time on the ' .. gpu_name(r.gpu):match('^%S+') .. ' in the results. From the DRAM bytes read and written that ' ..
-      'Nsight Compute recorded on the ' .. gpu_name(r.gpu):match('^%S+') .. ' over its ' .. grouped(string.format('%d', r.size)) ..
+      '), each with its median time on the ' .. short(r.gpu) .. ' in the results. From the DRAM bytes read and written that ' ..
+      'Nsight Compute recorded on the ' .. short(r.gpu) .. ' over its ' .. grouped(string.format('%d', r.size)) ..
       ' elements, for each program as a whole: the split among its kernels is an even share of those totals, not a measurement ' ..
       'of each kernel. Not drawn by hand; the book\'s check compares the totals with each GPU\'s record.', svg, drawn)
   end,
@@ -377,9 +379,9 @@ local DIAGRAMS = {
     table.sort(naive_runs, function(a, b) return a[1] < b[1] end)
     drawn.per_request = {}
     against(drawn.per_request, recs, 'blocks the shared memory holds', naive_runs, function(m, _, prog) return m['launch__occupancy_limit_shared_mem'][prog] end)
-    return figure_block(c.nn, 'Chapter ' .. c.number .. ': resident warps per SM against threads per block for this chapter\'s kernel (' ..
+    return picture(c, 'resident warps per SM against threads per block for this chapter\'s kernel (' ..
       regs .. ' registers per thread, a table in shared memory that leaves room for ' .. smem_blocks .. ' blocks per SM, as Nsight ' ..
-      'Compute recorded on the ' .. gpu_name(recs[1].gpu):match('^%S+') .. '), by the occupancy rules of compute capability ' .. cc .. ': naive\'s ' .. block .. ' threads hold ' ..
+      'Compute recorded on the ' .. short(recs[1].gpu) .. '), by the occupancy rules of compute capability ' .. cc .. ': naive\'s ' .. block .. ' threads hold ' ..
       marks[1][3] .. ' warps, the API\'s choice of ' .. best_t .. ' threads ' .. best .. ' warps. Computed from the kernel\'s resources, ' ..
       'not drawn by hand. The thick line takes the colour of the limit that binds (the ' .. table.concat(drawn.binds, ', then the ') .. '); ' ..
       'the book\'s check compares it with what the occupancy API returned on each GPU (the full record: the evidence appendix of the PDF, the collapsed section at the end of this chapter in the HTML).', svg, drawn)
@@ -415,7 +417,7 @@ local DIAGRAMS = {
       function(m, size, p) return 1 + m['smsp__sass_branch_targets_threads_divergent.sum'][p] / (size / 32) end)
     against(drawn.per_request, recs, 'lanes active per pass', {{'naive', 64 / drawn.passes[1]}, {'optimized', 64 / drawn.passes[2]}},
       function(m, _, p) return m['smsp__thread_inst_executed_per_inst_executed.ratio'][p] end)
-    return figure_block(c.nn, 'Chapter ' .. c.number .. ': the lanes of two warps that run each side of the kernel\'s branch, ' ..
+    return picture(c, 'the lanes of two warps that run each side of the kernel\'s branch, ' ..
       'a row for each pass a warp makes, named with the elements its lanes handle: ' .. progs[1][1] .. ' (warp 0 handles elements ' ..
       '0 to 31; ' .. drawn.passes[1] .. ' passes for 2 warps, each with half its lanes masked off) and ' .. progs[2][1] ..
       ' (warp 0 handles the even elements of 0 to 63, warp 1 the odd; ' .. drawn.passes[2] .. ' passes for 2 warps, all 32 lanes active). Computed from the ' ..
@@ -432,17 +434,15 @@ local DIAGRAMS = {
       tics = true, xlabel = 'float index (+ the left number); box: a 32-byte sector', needed = 'float a lane reads'})
     -- Below the sectors, DRAM: the naive program's DRAM bytes read over the optimized one's, as
     -- each GPU recorded them (the L2 fetches sectors from DRAM in 64-byte pairs).
-    local said, recorded, ratios, ev = {}, {}, {}, by_gpu(c)
-    for _, e in ipairs(c.evidence or {}) do
-      local d = ev[e.gpu]['dram__bytes_read.sum'] or {}
+    local ratios = {}
+    for _, r in ipairs(records(c)) do
+      local d = r.m['dram__bytes_read.sum'] or {}
       if d.naive and (d.optimized or 0) > 0 then
-        recorded[#recorded + 1] = {gpu = e.gpu, program = 'naive', metric = 'DRAM bytes over optimized', value = d.naive / d.optimized}
-        ratios[#ratios + 1] = stated(said, e.gpu, 'naive', 'DRAM bytes over optimized', d.naive / d.optimized, '%.1f×') .. ' on the ' .. gpu_name(e.gpu):match('^%S+')
+        ratios[#ratios + 1] = each_gpu(drawn, r.gpu, 'naive', 'DRAM bytes over optimized', d.naive / d.optimized, '%.1f×')
       end
     end
     if #ratios == 0 then return nil end
-    drawn.said, drawn.recorded, drawn.gpu = said, recorded, 'each GPU'
-    return figure_block(c.nn, 'Chapter ' .. c.number .. ': the 32-byte sectors one warp\'s 32 loads touch, each lane ' ..
+    return picture(c, 'the 32-byte sectors one warp\'s 32 loads touch, each lane ' ..
       'reading one float: the struct of arrays (' .. drawn.rows[1].sectors .. ' sectors, every byte used) and the array of ' ..
       'structs at this chapter\'s stride of ' .. stride .. ' floats (' .. drawn.rows[2].sectors .. ' sectors); grey is fetched ' ..
       'and not needed. Below the L1 the waste grows: the L2 fetches sectors from DRAM in 64-byte pairs, and the array of structs\' ' ..
@@ -472,10 +472,10 @@ local DIAGRAMS = {
     for _, r in ipairs(recs) do
       local w, n = r.m['l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum'] or {}, r.m['smsp__sass_inst_executed_op_shared_ld.sum'] or {}
       if w.naive and w.optimized and (n.naive or 0) > 0 and (n.optimized or 0) > 0 then
-        seen[#seen + 1] = string.format('%.3g and %.3g passes per load on the %s', w.naive / n.naive, w.optimized / n.optimized, gpu_name(r.gpu):match('^%S+'))
+        seen[#seen + 1] = string.format('%.3g and %.3g passes per load on the %s', w.naive / n.naive, w.optimized / n.optimized, short(r.gpu))
       end
     end
-    return figure_block(c.nn, 'Chapter ' .. c.number .. ': the bank each lane of a warp reads when it walks down a column ' ..
+    return picture(c, 'the bank each lane of a warp reads when it walks down a column ' ..
       'of the tile (lane l reads element [l][0], word ' .. rows[1] .. ' l or ' .. rows[2] .. ' l, bank = word mod 32): ' ..
       'tile[32][' .. rows[1] .. '] puts all 32 lanes in one bank (' .. p[1].ways .. '-way conflict, ' ..
       p[1].ways .. ' passes), tile[32][' .. rows[2] .. '] one lane per bank (' .. p[2].ways .. ' pass). Nsight Compute recorded ' ..
@@ -517,7 +517,7 @@ local DIAGRAMS = {
     -- Each point labelled with what it costs, from the first GPU's record: the bytes ptxas spilled
     -- (its spill stores) and the kernel's time as Nsight Compute measured it (the one time recorded
     -- for the min-blocks builds, which have no results rows).
-    local _, _, all = one_gpu(c)
+    local all = select(2, one_gpu(c)).figures
     local spill, time = recorded(c, 'spill_store_bytes')[ev.gpu] or {}, recorded(c, 'gpu__time_duration.sum')[ev.gpu] or {}
     local marks, seen, said, costs = {}, {}, {}, {}
     for _, p in ipairs(ev.programs) do -- an option that leaves a program's registers as they were adds no point
@@ -544,15 +544,15 @@ local DIAGRAMS = {
     end
     local points = {}
     for k, m in ipairs(marks) do points[k] = m[1] .. ': ' .. m[2] .. ' registers, ' .. m[3] .. ' warps, ' .. costs[k] end
-    return figure_block(c.nn, 'Chapter ' .. c.number .. ': resident warps per SM against registers per thread for blocks of ' .. block ..
+    return picture(c, 'resident warps per SM against registers per thread for blocks of ' .. block ..
       ' threads, by the occupancy rules of compute capability ' .. cc .. ' (' .. rules.regs .. ' registers per SM, given to a warp ' ..
       rules.reg_unit .. ' at a time), each program at the registers ptxas gave it (and the optimized program built for 3 and 4 ' ..
       'blocks per SM, min-blocks 3 and 4), with the bytes ptxas spilled to local memory and the kernel\'s time on the ' ..
-      gpu_name(ev.gpu):match('^%S+') .. ' (Nsight Compute): ' .. table.concat(points, '; ') .. '. More warps bought with spills run ' ..
+      short(ev.gpu) .. ' (Nsight Compute): ' .. table.concat(points, '; ') .. '. More warps bought with spills run ' ..
       'slower. Computed from the recorded registers, not drawn by hand; the thick line takes the ' ..
       'colour of the limit that binds (the ' .. table.concat(drawn.binds, ', then the ') .. '), and the book\'s check compares each ' ..
       'point with the registers, register-limited blocks and theoretical occupancy ncu recorded on each GPU, and its spills and ' ..
-      'time with the ' .. gpu_name(ev.gpu):match('^%S+') .. '\'s record.', svg, drawn)
+      'time with the ' .. short(ev.gpu) .. '\'s record.', svg, drawn)
   end,
   ['18'] = function(c)
     -- Where each program keeps a thread's data (ptxas: registers, stack frame) and the 32-byte
@@ -599,7 +599,7 @@ local DIAGRAMS = {
     local svg = charts.localmem(c.nn, panels, {{'registers', BLUE}, {'local, loads', ORANGE}, {'local stores', LIGHT},
       {'coalesced load', GREY}})
     drawn.recorded, drawn.coalesced = rec, COALESCED
-    return figure_block(c.nn, 'Chapter ' .. c.number .. ': where each program keeps a thread\'s data, from ptxas, and how many ' ..
+    return picture(c, 'where each program keeps a thread\'s data, from ptxas, and how many ' ..
       '32-byte sectors each of its local-memory requests touches, from the counters each GPU recorded (local sectors over local ' ..
       'requests): ' .. drawn.rows[1].said .. ', against the ' .. COALESCED .. ' sectors of a coalesced load (32 lanes × 4 bytes); ' ..
       drawn.rows[2].said .. '. The L1 serves a scattered request in several passes: that, not DRAM traffic, is the cost. ' ..
@@ -687,7 +687,7 @@ local DIAGRAMS = {
       end
     end
     local p = drawn.panels
-    return figure_block(c.nn, 'Chapter ' .. c.number .. ': the lanes of one warp (warp 0 at seed ' .. seed .. ', its first lookup) and ' ..
+    return picture(c, 'the lanes of one warp (warp 0 at seed ' .. seed .. ', its first lookup) and ' ..
       'the request that serves each, one row per request, top to bottom. Constant memory takes one request per distinct table ' ..
       'entry: warp-uniform (spread 1), ' .. p[1].title:match(', (.*)$'):gsub(':', ' in') .. ', a broadcast; at the recorded spread of ' ..
       spread .. ' in a table of ' .. entries .. ' entries (lane 0 reads entry ' .. div[1] .. ', lane 1 entry ' .. div[2] .. ', lane 2 entry ' ..
@@ -728,10 +728,10 @@ local DIAGRAMS = {
     local merged = {}
     for _, x in ipairs(records(c)) do
       local w = x.m['dram__bytes_write.sum'] or {}
-      if w.naive and (w.optimized or 0) > 0 then merged[#merged + 1] = string.format('%.2f (%s)', w.naive / w.optimized, gpu_name(x.gpu):match('^%S+')) end
+      if w.naive and (w.optimized or 0) > 0 then merged[#merged + 1] = string.format('%.2f (%s)', w.naive / w.optimized, short(x.gpu)) end
     end
     if #merged == 0 then return nil end
-    return figure_block(c.nn, 'Chapter ' .. c.number .. ': the 32-byte sectors one warp touches (warp 0 of block (0, 0), its first ' ..
+    return picture(c, 'the 32-byte sectors one warp touches (warp 0 of block (0, 0), its first ' ..
       'load and store; a ' .. tile .. ' × ' .. tile .. ' tile, ' .. rows .. ' rows of threads, n = ' .. n .. '): both programs load a run of ' ..
       '32 floats of one input row (' .. r[1].sectors .. ' sectors); the naive program stores them down a column of the output, ' ..
       'floats ' .. n * 4 // 1024 .. ' KB apart (' .. r[2].sectors .. ' sectors, an eighth of each written; a gap marks sectors that are not ' ..
@@ -743,12 +743,11 @@ local DIAGRAMS = {
       'and rows, not drawn by hand; the book\'s check compares the sectors per store with the sectors per store request each GPU recorded.', svg, drawn)
   end,
   ['02'] = function(c)
-    local ev, at, all = one_gpu(c)
+    local ev, at = one_gpu(c)
     local k = at.knobs
     if not (ev and ev.h2d_ms and ev.kernel_ms and ev.d2h_ms and ev.end_to_end_ms and ev.copy_engines and k.chunks and k.streams and at.size) then return nil end
-    local said, panels = {}, {}
+    local say, panels = at.say, {}
     local COLORS = {'#2a6fb0', '#1b9aaa', '#8e44ad', '#c49a1b'}
-    local function say(prog, metric, fmt) return stated(said, at.gpu, prog, metric, ev[metric][prog], fmt) end
     local ends = {}
     for p, prog in ipairs({'naive', 'optimized'}) do
       local stage = {ev.h2d_ms[prog], ev.kernel_ms[prog], ev.d2h_ms[prog]}
@@ -767,9 +766,9 @@ local DIAGRAMS = {
     panels[2].title = string.format('optimized, %d chunks, %d streams: %.1f ms', k.chunks, k.streams, ends[2])
     local key = {}
     for s = 1, math.min(k.streams, #COLORS) do key[s] = {'stream ' .. s, COLORS[s]} end
-    local svg, drawn = charts.streams(c.nn, panels, 'ms on a model clock (stage times: ' .. at.short:match('^%S+') .. ')', key, 380)
-    drawn.said, drawn.recorded, drawn.gpu = said, all, at.gpu
-    return figure_block(c.nn, 'Chapter ' .. c.number .. ': each program\'s upload, kernel and download of the array on a model clock, ' ..
+    local svg, drawn = charts.streams(c.nn, panels, 'ms on a model clock (stage times: ' .. short(at.gpu) .. ')', key, 380)
+    at.restated(drawn)
+    return picture(c, 'each program\'s upload, kernel and download of the array on a model clock, ' ..
       'each stage as long as it took alone on the ' .. at.short .. ' (naive: ' .. say('naive', 'h2d_ms', '%.1f ms') .. ', ' ..
       say('naive', 'kernel_ms', '%.1f ms') .. ', ' .. say('naive', 'd2h_ms', '%.1f ms') .. '). Naive runs them in turn in one stream: ' ..
       say('naive', 'stages_sum_ms', '%.1f ms') .. ', the sum of the stages; the profiled run that recorded these stages measured ' ..
@@ -783,11 +782,10 @@ local DIAGRAMS = {
       'run the stages come from (the evidence), not the results table\'s medians of the timed runs.', svg, drawn)
   end,
   ['05'] = function(c)
-    local ev, at, all = one_gpu(c)
+    local ev, at = one_gpu(c)
     local k = at.knobs
     if not (ev and ev.kernel_us and ev.span_us and ev.kernels_at_once and ev.launch__grid_size and ev.launch__block_size and k.kernels and k.streams) then return nil end
-    local said, panels = {}, {}
-    local function say(prog, metric, fmt, scale) return stated(said, at.gpu, prog, metric, ev[metric][prog], fmt, scale) end
+    local say, panels = at.say, {}
     -- Kernels at once in words where the record rounds to one: one kernel at a time.
     local function at_once(prog, fmt)
       return math.floor(ev.kernels_at_once[prog] + 0.5) == 1 and 'one kernel at a time' or say(prog, 'kernels_at_once', fmt) .. ' kernels at once'
@@ -807,10 +805,10 @@ local DIAGRAMS = {
         own = p == 2} -- the optimized program's span, a sliver of naive's, on its own axis
     end
     local blocks, threads = ev.launch__grid_size.naive / k.kernels, ev.launch__block_size.naive / k.kernels
-    local svg, drawn = charts.streams(c.nn, panels, 'ms on a model clock; each kernel ' .. say('naive', 'kernel_us', '%.2f ms', 1e-3) .. ' (' .. at.short:match('^%S+') .. ')',
+    local svg, drawn = charts.streams(c.nn, panels, 'ms on a model clock; each kernel ' .. say('naive', 'kernel_us', '%.2f ms', 1e-3) .. ' (' .. short(at.gpu) .. ')',
       {{'naive', COLOR[1]}, {'optimized', COLOR[2]}}, 420)
-    drawn.said, drawn.recorded, drawn.gpu = said, all, at.gpu
-    return figure_block(c.nn, 'Chapter ' .. c.number .. ': the ' .. k.kernels .. ' kernels of each program on a model clock, a row each, ' ..
+    at.restated(drawn)
+    return picture(c, 'the ' .. k.kernels .. ' kernels of each program on a model clock, a row each, ' ..
       'each kernel ' .. string.format('%g block of %g threads', blocks, threads) .. ' (as profiled) on one SM, as long as the ' ..
       at.short .. ' recorded it (' .. say('naive', 'kernel_us', '%.2f ms', 1e-3) .. '). Naive launches them into one stream: one after ' ..
       'another, ' .. at_once('naive', '%.1f') .. ', all done at ' .. say('naive', 'span_us', '%.2f ms', 1e-3) ..
@@ -824,7 +822,7 @@ local DIAGRAMS = {
     -- thread (the kernel's pointers may alias: its loads wait on its stores).
     local svg, drawn = inflight(c, {warps = 'warps-per-sm',
       loads = function() return 1 end,
-      width = function(e, prog) return e['dram__bytes_read.sum'][prog] / e.size end})
+      width = function(e, prog) return e.m['dram__bytes_read.sum'][prog] / e.size end})
     if not svg then return nil end
     return figure_block(c.nn, inflight_caption(c, drawn, 'other launches of the sweep over the warps per SM'), svg, drawn)
   end,
@@ -833,8 +831,8 @@ local DIAGRAMS = {
     -- loads per trip in the kernel's code (the ilp knob's, for a program whose count is the
     -- default knob's).
     local svg, drawn = inflight(c, {warps = 'warps',
-      loads = function(e, prog, knobs, K) local l = e['LDG.E.128'][prog]; return l == K.ilp and knobs.ilp or l end,
-      width = function(e, prog) return 4 * e.size / e['smsp__inst_executed_op_global_ld.sum'][prog] / 32 end})
+      loads = function(e, prog, knobs, K) local l = e.m['LDG.E.128'][prog]; return l == K.ilp and knobs.ilp or l end,
+      width = function(e, prog) return 4 * e.size / e.m['smsp__inst_executed_op_global_ld.sum'][prog] / 32 end})
     if not svg then return nil end
     return figure_block(c.nn, inflight_caption(c, drawn, 'other launches of the sweep over the warps per SM and the loads in flight per thread'), svg, drawn)
   end,  ['03'] = function(c)
@@ -842,11 +840,10 @@ local DIAGRAMS = {
     -- batch b (a launch takes no host time), then wait for batch b - lag and hash it (naive lag 0,
     -- optimized 1). A GPU batch is 1/B of the GPU part, a hash 1/B of the CPU part, as the program
     -- timed each part alone (host:gpu_part_ms, host:cpu_part_ms).
-    local ev, at, all = one_gpu(c)
+    local ev, at = one_gpu(c)
     local B = at.knobs.batches
     if not (ev and B and ev.gpu_part_ms and ev.cpu_part_ms and ev.end_to_end_ms and ev.parts_sum_ms) then return nil end
-    local said, panels, ends = {}, {}, {}
-    local function say(prog, metric, fmt) return stated(said, at.gpu, prog, metric, ev[metric][prog], fmt) end
+    local say, panels, ends = at.say, {}, {}
     for p, prog in ipairs({'naive', 'optimized'}) do
       local g, h = ev.gpu_part_ms[prog] / B, ev.cpu_part_ms[prog] / B
       local boxes, host, gpu_free, gpu_end = {}, 0, 0, {}
@@ -874,10 +871,10 @@ local DIAGRAMS = {
     end
     panels[1].title = string.format('naive, queue, wait, hash: %.1f ms', ends[1])
     panels[2].title = string.format('optimized, hash under the GPU: %.1f ms', ends[2])
-    local svg, drawn = charts.streams(c.nn, panels, 'ms on a model clock (parts: ' .. at.short:match('^%S+') .. ')',
+    local svg, drawn = charts.streams(c.nn, panels, 'ms on a model clock (parts: ' .. short(at.gpu) .. ')',
       {{'GPU batch', '#2a6fb0'}, {'host hash', '#d1603d'}, {'host waits', '#c8c8c8'}}, 380)
-    drawn.said, drawn.recorded, drawn.gpu = said, all, at.gpu
-    return figure_block(c.nn, 'Chapter ' .. c.number .. ': each program\'s ' .. B .. ' batches on a model clock, a GPU batch (kernel ' ..
+    at.restated(drawn)
+    return picture(c, 'each program\'s ' .. B .. ' batches on a model clock, a GPU batch (kernel ' ..
       'and download, blue) 1/' .. B .. ' of the GPU part and a hash (orange) 1/' .. B .. ' of the host\'s part, as each program timed ' ..
       'them alone on the ' .. at.short .. ' (naive: GPU ' .. say('naive', 'gpu_part_ms', '%.1f ms') .. ', host ' ..
       say('naive', 'cpu_part_ms', '%.1f ms') .. '; optimized: ' .. say('optimized', 'gpu_part_ms', '%.1f ms') .. ' and ' ..
@@ -936,31 +933,21 @@ local DIAGRAMS = {
     end
     -- What the caption restates, for check_pdf.py diagrams: each GPU's L1 hit rate of the naive
     -- program's sectors (ncu) and the results' speedup of the tiled program over the naive.
-    local said, all, hits, ups = {}, {}, {}, {}
-    local function short_name(slug)
-      for _, d in ipairs(DATA.gpus) do if d.slug == slug then return d.short:match('^%S+') end end
-      return slug
-    end
-    for _, e in ipairs(c.evidence or {}) do
-      local v = ((by_gpu(c)[e.gpu] or {})['l1tex__t_sector_hit_rate.pct'] or {}).naive
-      local g = short_name(e.gpu)
-      if v then
-        all[#all + 1] = {gpu = e.gpu, program = 'naive', metric = 'l1tex__t_sector_hit_rate.pct', value = v}
-        hits[#hits + 1] = stated(said, e.gpu, 'naive', 'l1tex__t_sector_hit_rate.pct', v, '%.0f%%') .. ' on the ' .. g
-      end
+    local hits, ups = {}, {}
+    for _, r in ipairs(records(c)) do
+      local v = (r.m['l1tex__t_sector_hit_rate.pct'] or {}).naive
+      if v then hits[#hits + 1] = each_gpu(drawn, r.gpu, 'naive', 'l1tex__t_sector_hit_rate.pct', v, '%.0f%%') end
     end
     for _, r in ipairs(c.results) do
       local rate = {}
       for _, row in ipairs(r.rows) do rate[row.variant] = row.rate end
       if rate.naive and rate.optimized then
-        all[#all + 1] = {gpu = r.gpu, program = 'optimized', metric = 'speedup', value = rate.optimized / rate.naive}
-        ups[#ups + 1] = stated(said, r.gpu, 'optimized', 'speedup', rate.optimized / rate.naive, '%.2f×') .. ' on the ' .. short_name(r.gpu)
+        ups[#ups + 1] = each_gpu(drawn, r.gpu, 'optimized', 'speedup', rate.optimized / rate.naive, '%.2f×')
       end
     end
     if #hits == 0 or #ups == 0 then return nil end
-    drawn.said, drawn.recorded, drawn.gpu = said, all, 'each GPU'
     local t = drawn.panels
-    return figure_block(c.nn, 'Chapter ' .. c.number .. ': one block\'s ' .. T .. ' × ' .. T .. ' tile of C, one thread per element; ' ..
+    return picture(c, 'one block\'s ' .. T .. ' × ' .. T .. ' tile of C, one thread per element; ' ..
       'its two tiles take ' .. math.floor(smem) .. ' B of shared memory. Beside it the row panel of A and the column panel of B it reads ' ..
       '(n = ' .. n .. ', ' .. n // T .. ' slices of ' .. T .. ', the two nearest the tile drawn), and the threads of row r and column c ' ..
       'of the tile that use one float of A\'s row r and of B\'s column c. The naive program loads that float in each of them: ' ..
@@ -978,11 +965,11 @@ local DIAGRAMS = {
     -- LDG.E 4, LDG.E.64 8, LDG.E.128 16; sass:LDG.E counts every LDG.E*); a record is whole loads
     -- (12 bytes: three 4-byte loads, or one 16-byte load, padded), the records from the next 16-byte
     -- boundary past --offset. The naive program loads a byte a thread, whatever --width says.
-    local K, ev = knob_table((c.results[1] or {}).knobs), by_gpu(c)
-    local e = ev[((c.evidence or {})[1] or {}).gpu]
+    local K, recs = knob_table((c.results[1] or {}).knobs), records(c)
+    local e = recs[1]
     if not (e and K.width and K.offset) then return nil end
     local function access(prog)
-      local function n(k) return (e[k] or {})[prog] or 0 end
+      local function n(k) return (e.m[k] or {})[prog] or 0 end
       return n('LDG.E.128') > 0 and 16 or n('LDG.E.64') > 0 and 8 or n('LDG.E') > n('LDG.E.U8') and 4 or n('LDG.E.U8') > 0 and 1 or nil
     end
     local rows, progs = {}, {'naive', 'optimized', 'optimized[--width 12]', 'optimized[--width 12 --pad 1]'}
@@ -1004,32 +991,24 @@ local DIAGRAMS = {
     local svg, drawn = charts.sectors(c.nn, rows, {unit = 1, line = 128, tics = true, xstep = 32,
       xlabel = 'byte (+ the left number); box: a 32-byte sector', needed = 'bytes this load needs', waste = 'not used by this load'})
     drawn.per_request = {}
-    for gpu, m in pairs(ev) do
-      local sec, req = m['l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum'] or {}, m['l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum'] or {}
-      for k, prog in ipairs(progs) do
-        if sec[prog] and (req[prog] or 0) > 0 then
-          table.insert(drawn.per_request, {gpu = gpu, program = prog, what = 'sectors per load request', drawn = drawn.rows[k].sectors, recorded = sec[prog] / req[prog]})
-        end
-      end
+    for k, prog in ipairs(progs) do
+      against(drawn.per_request, recs, 'sectors per load request', {{prog, drawn.rows[k].sectors}}, function(m, _, p)
+        return m['l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum'][p] / m['l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum'][p] end)
     end
     -- What padding did to the time, on each GPU: the unpadded struct's median over the padded
     -- one's, from the sweep over --width and --pad (below 1: padding is slower).
-    local r, said, recorded, ups = rows, {}, {}, {}
+    local r, ups = rows, {}
     for _, sw in ipairs(c.sweeps or {}) do
       local t = {}
       for _, row in ipairs(sw.rows) do
         local k = knob_table(row.knobs)
         if row.variant == 'optimized' and k.width == r[3].width and (k.offset or 0) == 0 then t[k.pad] = row.median_us end
       end
-      if t[0] and t[1] then
-        recorded[#recorded + 1] = {gpu = sw.gpu, program = 'optimized', metric = 'padding speedup', value = t[0] / t[1]}
-        ups[#ups + 1] = stated(said, sw.gpu, 'optimized', 'padding speedup', t[0] / t[1], '%.2f×') .. ' on the ' .. gpu_name(sw.gpu):match('^%S+')
-      end
+      if t[0] and t[1] then ups[#ups + 1] = each_gpu(drawn, sw.gpu, 'optimized', 'padding speedup', t[0] / t[1], '%.2f×') end
     end
     if #ups == 0 then return nil end
-    drawn.said, drawn.recorded, drawn.gpu = said, recorded, 'each GPU'
     local d = drawn.rows
-    return figure_block(c.nn, 'Chapter ' .. c.number .. ': the 32-byte sectors one warp\'s first load request touches, lane l reading ' ..
+    return picture(c, 'the 32-byte sectors one warp\'s first load request touches, lane l reading ' ..
       'its record at byte l × the record\'s size, at the recorded knobs: the naive program\'s ' .. r[1].a .. '-byte loads (' .. d[1].sectors ..
       (d[1].sectors == 1 and ' sector, ' or ' sectors, ') .. 32 * r[1].a .. ' B a request) and the optimized program\'s ' .. r[2].a .. '-byte loads (' .. d[2].sectors .. ' sectors, ' ..
       32 * r[2].a .. ' B a request) use every byte they touch: the same sectors per byte, ' .. r[2].a // r[1].a .. ' times the bytes a ' ..
@@ -1046,10 +1025,9 @@ local DIAGRAMS = {
     -- Warp 0's vector load in rows 0 and 1 of each program, at the recorded cols and vector width
     -- and the pitch each program recorded (host:pitch_bytes); the check runs filter_loads over 32
     -- rows (the row starts repeat modulo 32 bytes within them) for each program and option.
-    local K, ev = knob_table((c.results[1] or {}).knobs), by_gpu(c)
-    local e = ev[((c.evidence or {})[1] or {}).gpu]
+    local K, recs = knob_table((c.results[1] or {}).knobs), records(c)
     local pitch = {}
-    for prog, v in pairs(e and e.pitch_bytes or {}) do pitch[prog] = math.tointeger(v) end
+    for prog, v in pairs(recs[1] and recs[1].m.pitch_bytes or {}) do pitch[prog] = math.tointeger(v) end
     if not (K.cols and K.vector and pitch.naive and pitch.optimized) then return nil end
     local rows, off = {}, 0
     for _, prog in ipairs({'naive', 'optimized'}) do
@@ -1070,14 +1048,15 @@ local DIAGRAMS = {
     for _, res in ipairs(c.results) do
       for _, row in ipairs(res.rows) do
         if row.variant == 'optimized' and row.speedup then
-          speed[#speed + 1] = string.format('%.2f× on the %s', row.speedup, gpu_name(res.gpu):match('^%S+'))
+          speed[#speed + 1] = string.format('%.2f× on the %s', row.speedup, short(res.gpu))
           flat = flat and math.abs(row.speedup - 1) < 0.05
         end
       end
     end
     if #speed == 0 then return nil end
     drawn.per_request = {}
-    for gpu, m in pairs(ev) do
+    for _, rec in ipairs(recs) do
+      local m = rec.m
       local sec, req = m['l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum'] or {}, m['l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum'] or {}
       for prog, n in pairs(sec) do
         local p, vec = prog:match('^(%a+)'), tonumber(prog:match('%-%-vector (%d+)') or K.vector)
@@ -1086,12 +1065,12 @@ local DIAGRAMS = {
           for _, lanes in ipairs(filter_loads(K.cols, m.pitch_bytes[prog], vec, r)) do s, q = s + sectors_of(lanes), q + 1 end
         end
         if q > 0 then
-          table.insert(drawn.per_request, {gpu = gpu, program = prog, what = 'sectors per load request over 32 rows', within = 0.05, drawn = s / q, recorded = n / req[prog]})
+          table.insert(drawn.per_request, {gpu = rec.gpu, program = prog, what = 'sectors per load request over 32 rows', within = 0.05, drawn = s / q, recorded = n / req[prog]})
         end
       end
     end
     local d, v1 = drawn.rows, rows[2].lanes[1][1] -- packed row 1's first vector
-    return figure_block(c.nn, 'Chapter ' .. c.number .. ': the 32-byte sectors warp 0\'s first ' .. K.vector * 4 .. '-byte vector load touches ' ..
+    return picture(c, 'the 32-byte sectors warp 0\'s first ' .. K.vector * 4 .. '-byte vector load touches ' ..
       'in rows 0 and 1 of an image of ' .. K.cols .. ' floats a row, packed ' .. pitch.naive .. ' B apart by `cudaMalloc` and ' ..
       pitch.optimized .. ' B apart at the pitch `cudaMallocPitch` returned. Packed row 1 starts ' .. pitch.naive % 32 .. ' B into a sector; ' ..
       'its first ' .. (v1 - pitch.naive) // 4 .. ' floats are peeled, a thread each, and its vectors start at byte ' .. v1 .. ', ' .. v1 % 32 ..
