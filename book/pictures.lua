@@ -348,7 +348,7 @@ local DIAGRAMS = {
     for _, v in pairs(limit) do smem_blocks = math.max(smem_blocks or 0, math.floor(v)) end
     local regs = next(recorded(c, 'registers')) and select(2, next(recorded(c, 'registers'))).naive
     regs = regs and math.floor(regs)
-    local block = tonumber(((c.results[1] or {}).knobs or ''):match('block=(%d+)') or '')
+    local block = knob_table((c.results[1] or {}).knobs).block
     if not (rules and smem_blocks and regs and block) then return nil end
     local smem = rules.smem // smem_blocks - rules.reserved -- the most a block can take, smem_blocks fitting
     local names = {'warp/block limit', 'register limit', 'shared-memory limit'}
@@ -425,7 +425,7 @@ local DIAGRAMS = {
       'per pass with the divergent branches and the threads per warp instruction Nsight Compute recorded on each GPU.', svg, drawn)
   end,
   ['15'] = function(c)
-    local stride = tonumber(((c.results[1] or {}).knobs or ''):match('stride=(%d+)') or '')
+    local stride = knob_table((c.results[1] or {}).knobs).stride
     if not stride then return nil end
     local soa, aos = {}, {}
     for l = 0, 31 do soa[l + 1], aos[l + 1] = {4 * l, 4}, {4 * stride * l, 4} end
@@ -497,7 +497,7 @@ local DIAGRAMS = {
     -- The block: the knobs' block=, else the warps ncu found resident for naive over the blocks
     -- its register limit allowed (the check then holds every other program to that block).
     local o, l = (occ[ev.gpu] or {}).naive, (lim[ev.gpu] or {}).naive
-    local block = tonumber(((c.results[1] or {}).knobs or ''):match('block=(%d+)') or '') or
+    local block = knob_table((c.results[1] or {}).knobs).block or
       (o and l and l > 0 and math.floor(o * rules.warps / 100 / l + 0.5) * 32)
     if not (block and block > 0 and regs.naive) then return nil end
     local wpb, xs = block // 32, {}
@@ -607,9 +607,7 @@ local DIAGRAMS = {
   end,
   ['22'] = function(c)
     local r1 = c.results[1] or {}
-    local spread = tonumber((r1.knobs or ''):match('spread=(%d+)') or '')
-    local entries = tonumber((r1.knobs or ''):match('entries=(%d+)') or '')
-    local seed = r1.seed
+    local spread, entries, seed = knob_table(r1.knobs).spread, knob_table(r1.knobs).entries, r1.seed
     if not (spread and entries and seed) then return nil end
     -- Warp w's keys as the program draws them (problem.cu's fill_keys: splitmix64 seeded per
     -- warp, `s` distinct values in [0, entries), lane l taking value l mod s).
@@ -672,20 +670,10 @@ local DIAGRAMS = {
     local mean = 0
     for w = 0, 1023 do mean = mean + #serve(keys(w, spread), 32) / 1024 end
     drawn.per_request = {}
-    for _, e in ipairs(c.evidence or {}) do
-      local m = {}
-      for _, x in ipairs(e.metrics) do m[x.metric] = x.values end
-      local rep = m['sm__idc_divergent_instruction_replays.sum'] or {}
-      for k, prog in ipairs({'naive[--spread 1]', 'naive'}) do
-        if rep[prog] and e.size then
-          table.insert(drawn.per_request, {gpu = e.gpu, program = prog, what = 'constant-cache requests per lookup', drawn = #panels[k].rows, recorded = 1 + rep[prog] / e.size})
-        end
-      end
-      local waves, lds = m['l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum'] or {}, m['smsp__sass_inst_executed_op_shared_ld.sum'] or {}
-      if waves.optimized and (lds.optimized or 0) > 0 then
-        table.insert(drawn.per_request, {gpu = e.gpu, program = 'optimized', what = 'shared-memory passes per lookup (mean of 1,024 warps)', drawn = mean, recorded = waves.optimized / lds.optimized})
-      end
-    end
+    against(drawn.per_request, records(c), 'constant-cache requests per lookup', {{'naive[--spread 1]', #panels[1].rows}, {'naive', #panels[2].rows}},
+      function(m, size, p) return 1 + m['sm__idc_divergent_instruction_replays.sum'][p] / size end)
+    against(drawn.per_request, records(c), 'shared-memory passes per lookup (mean of 1,024 warps)', {{'optimized', mean}},
+      function(m, _, p) return m['l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum'][p] / m['smsp__sass_inst_executed_op_shared_ld.sum'][p] end)
     local p = drawn.panels
     return picture(c, 'the lanes of one warp (warp 0 at seed ' .. seed .. ', its first lookup) and ' ..
       'the request that serves each, one row per request, top to bottom. Constant memory takes one request per distinct table ' ..
@@ -699,7 +687,7 @@ local DIAGRAMS = {
   end,
   ['20'] = function(c)
     local r1 = c.results[1] or {}
-    local n, rows = r1.size, tonumber((r1.knobs or ''):match('rows=(%d+)') or '')
+    local n, rows = r1.size, knob_table(r1.knobs).rows
     local sts = next(recorded(c, 'STS')) and select(2, next(recorded(c, 'STS'))).optimized
     if not (n and rows and sts) then return nil end
     local tile = rows * math.floor(sts) -- a thread stores tile / rows elements into the tile, one STS each
@@ -713,16 +701,8 @@ local DIAGRAMS = {
     local svg, drawn = charts.store_sectors(c.nn, {{'both load in[r·n + c]', load}, {'naive stores out[c·n + r]', naive},
       {'optimized stores out[r·n + c]', opt}}, 'in a touched sector, not written by this store')
     drawn.per_request = {}
-    for _, e in ipairs(c.evidence or {}) do
-      local m = {}
-      for _, x in ipairs(e.metrics) do m[x.metric] = x.values end
-      local sec, req = m['l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum'] or {}, m['l1tex__t_requests_pipe_lsu_mem_global_op_st.sum'] or {}
-      for k, prog in ipairs({'naive', 'optimized'}) do
-        if sec[prog] and (req[prog] or 0) > 0 then
-          table.insert(drawn.per_request, {gpu = e.gpu, program = prog, what = 'sectors per store', drawn = drawn.rows[k + 1].sectors, recorded = sec[prog] / req[prog]})
-        end
-      end
-    end
+    against(drawn.per_request, records(c), 'sectors per store', {{'naive', drawn.rows[2].sectors}, {'optimized', drawn.rows[3].sectors}},
+      function(m, _, p) return m['l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum'][p] / m['l1tex__t_requests_pipe_lsu_mem_global_op_st.sum'][p] end)
     local r = drawn.rows
     -- The DRAM bytes each GPU recorded written, naive over optimized: the L2 merges a block's partial sectors before DRAM.
     local merged = {}
@@ -917,20 +897,10 @@ local DIAGRAMS = {
     -- floats, from ncu (thread FFMAs over 32 floats a global load request) and from the SASS (the
     -- FFMAs over the LDGs of the kernel's code, one float a thread each).
     drawn.per_request = {}
-    for _, e in ipairs(c.evidence or {}) do
-      local m = {}
-      for _, x in ipairs(e.metrics) do m[x.metric] = x.values end
-      local ffma, req = m['smsp__sass_thread_inst_executed_op_ffma_pred_on.sum'] or {}, m['l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum'] or {}
-      local sf, sl = m.FFMA or {}, m.LDG or {}
-      for _, prog in ipairs({'naive', 'optimized'}) do
-        if ffma[prog] and (req[prog] or 0) > 0 then
-          table.insert(drawn.per_request, {gpu = e.gpu, program = prog, what = 'uses per global load (2 FFMA / 32 per load request)', drawn = drawn_uses[prog], recorded = 2 * ffma[prog] / (32 * req[prog])})
-        end
-        if sf[prog] and (sl[prog] or 0) > 0 then
-          table.insert(drawn.per_request, {gpu = e.gpu, program = prog, what = 'uses per global load (2 FFMA / LDG in the SASS)', drawn = drawn_uses[prog], recorded = 2 * sf[prog] / sl[prog]})
-        end
-      end
-    end
+    local uses = {{'naive', drawn_uses.naive}, {'optimized', drawn_uses.optimized}}
+    against(drawn.per_request, records(c), 'uses per global load (2 FFMA / 32 per load request)', uses, function(m, _, p)
+      return 2 * m['smsp__sass_thread_inst_executed_op_ffma_pred_on.sum'][p] / (32 * m['l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum'][p]) end)
+    against(drawn.per_request, records(c), 'uses per global load (2 FFMA / LDG in the SASS)', uses, function(m, _, p) return 2 * m.FFMA[p] / m.LDG[p] end)
     -- What the caption restates, for check_pdf.py diagrams: each GPU's L1 hit rate of the naive
     -- program's sectors (ncu) and the results' speedup of the tiled program over the naive.
     local hits, ups = {}, {}
