@@ -923,8 +923,17 @@ local DIAGRAMS = {
     local named = {}
     for k = 1, 3 do named[#named + 1] = {names[k], curves[k]} end
     named[#named + 1] = {'resident warps', curves[4]}
-    local marks = {{'naive', block, (resident(rules, block, regs, smem)), {program = 'naive'}}, {'optimized', best_t, best, {program = 'optimized'}}}
-    local svg, drawn = charts.occupancy(c.nn, named, marks, rules.warps)
+    -- Each point labelled beside it (no key): naive's right of its point, low; the API's choice's
+    -- under the curve, right-aligned, a thin line up to its point.
+    local low = (resident(rules, block, regs, smem))
+    local marks = {{'naive', block, low, {program = 'naive'}, {'naive: ' .. block .. ' threads, ' .. low .. ' warps'}},
+      {'optimized', best_t, best, {program = 'optimized'}, {'optimized, the API\'s choice:', best_t .. ' threads, ' .. best .. ' warps'}}}
+    marks[1].place = {block + 56, math.max(low - 2.5, 3), 'left'}
+    marks[2].place = {best_t - 14, rules.warps * 0.56, 'right', best_t, rules.warps * 0.56 + 2}
+    local xs = {}
+    for t = 32, 1024, 32 do xs[#xs + 1] = t end
+    local svg, drawn = charts.occupancy(c.nn, named, marks, rules.warps,
+      {xs = xs, label = 'threads per block', range = '0:1056', tics = '0,128', direct = true})
     -- What the occupancy API itself returned on each GPU, for check_pdf.py diagrams.
     drawn.recorded = {}
     local threads, warps = recorded(c, 'block_threads'), recorded(c, 'warps_per_sm')
@@ -1316,12 +1325,11 @@ local DIAGRAMS = {
     for p, prog in ipairs({'naive', 'optimized'}) do
       local stage = {ev.h2d_ms[prog], ev.kernel_ms[prog], ev.d2h_ms[prog]}
       local boxes, last = pipeline_model(stage, at.size, p == 1 and 1 or k.chunks, p == 1 and 1 or k.streams, ev.copy_engines[prog])
-      for _, b in ipairs(boxes) do
-        b[4] = COLORS[(b[4] - 1) % #COLORS + 1]
-        if p == 1 then b[5] = string.format('%.1f ms', b[2] - b[1]) end -- the stage's recorded time
-      end
+      for _, b in ipairs(boxes) do b[4] = COLORS[(b[4] - 1) % #COLORS + 1] end
       ends[p] = last
-      panels[p] = {boxes = boxes, half = 0.34, yrange = {0.45, 4.75}, ytics = {{'upload', 3}, {'kernel', 2}, {'download', 1}}, pad = 0.6,
+      -- Each row named with the stage's time alone in this program's run (the model's lengths).
+      panels[p] = {boxes = boxes, half = 0.34, yrange = {0.45, 4.75}, pad = 0.6, ytics = {{'upload ' .. say(prog, 'h2d_ms', '%.1f ms'), 3},
+        {'kernel ' .. say(prog, 'kernel_ms', '%.1f ms'), 2}, {'download ' .. say(prog, 'd2h_ms', '%.1f ms'), 1}},
         marks = {{ev.stages_sum_ms[prog], 'stages\' sum ' .. say(prog, 'stages_sum_ms', '%.1f ms'), 4.4},
                  {ev.end_to_end_ms[prog], 'profiled ' .. say(prog, 'end_to_end_ms', '%.1f ms'), 3.8}}}
       for _, b in ipairs(boxes) do b[3] = 4 - b[3] end -- uploads on top
@@ -1337,7 +1345,9 @@ local DIAGRAMS = {
       say('naive', 'kernel_ms', '%.1f ms') .. ', ' .. say('naive', 'd2h_ms', '%.1f ms') .. '). Naive runs them in turn in one stream: ' ..
       say('naive', 'stages_sum_ms', '%.1f ms') .. ', the sum of the stages; the profiled run that recorded these stages measured ' ..
       'it end to end at ' .. say('naive', 'end_to_end_ms', '%.1f ms') ..
-      '. Optimized cuts the array into ' .. k.chunks .. ' chunks, round robin over ' .. k.streams .. ' streams (a colour each); with ' ..
+      '. Optimized cuts the array into ' .. k.chunks .. ' chunks, round robin over ' .. k.streams .. ' streams (a colour each), each ' ..
+      'chunk 1/' .. k.chunks .. ' of the stages its own run recorded (' .. say('optimized', 'h2d_ms', '%.1f ms') .. ', ' ..
+      say('optimized', 'kernel_ms', '%.1f ms') .. ', ' .. say('optimized', 'd2h_ms', '%.1f ms') .. '); with ' ..
       say('optimized', 'copy_engines', '%.0f') .. ' copy engines one uploads while the SMs compute and another downloads, ' ..
       'and the model ends at ' .. string.format('%.1f ms', ends[2]) .. ', bound by the uploads in a row; its profiled run measured ' ..
       say('optimized', 'end_to_end_ms', '%.1f ms') .. ' against its stages\' sum of ' .. say('optimized', 'stages_sum_ms', '%.1f ms') ..
@@ -1355,16 +1365,17 @@ local DIAGRAMS = {
     local function at_once(prog, fmt)
       return math.floor(ev.kernels_at_once[prog] + 0.5) == 1 and 'one kernel at a time' or say(prog, 'kernels_at_once', fmt) .. ' kernels at once'
     end
-    local COLOR = {'#d1603d', '#2a6fb0'}
+    local COLOR, SHADE = {'#d1603d', '#2a6fb0'}, {'#e3a08a', '#8fb8e0'}
     for p, prog in ipairs({'naive', 'optimized'}) do
       -- Kernel i of n starts at i * (span - L) / (n - 1): the recorded span, each kernel the
       -- recorded mean length L, so that the lengths over the span are the recorded kernels at once.
       local L, span, boxes = ev.kernel_us[prog] / 1e3, ev.span_us[prog] / 1e3, {}
       for i = 0, k.kernels - 1 do
         local x0 = i * (span - L) / math.max(k.kernels - 1, 1)
-        boxes[#boxes + 1] = {x0, x0 + L, k.kernels - i, COLOR[p]}
+        boxes[#boxes + 1] = {x0, x0 + L, k.kernels - i, i % 2 == 1 and SHADE[p] or COLOR[p]}
       end
-      panels[p] = {boxes = boxes, half = 0.5, yrange = {0.4, k.kernels * 1.22}, ytics = {{'kernel 1', k.kernels}, {'kernel ' .. k.kernels, 1}},
+      -- Each kernel a thin bar, every other one a lighter shade: side by side, each still its own.
+      panels[p] = {boxes = boxes, half = 0.3, yrange = {0.4, k.kernels * 1.22}, ytics = {{'kernel 1', k.kernels}, {'kernel ' .. k.kernels, 1}},
         title = prog .. (p == 1 and ', one stream: ' or ', ' .. k.streams .. ' streams: ') .. at_once(prog, '%.1f'),
         marks = {{span, (p == 1 and 'all end at ' or 'all ' .. k.kernels .. ' end at ') .. say(prog, 'span_us', '%.2f ms', 1e-3), k.kernels * 1.12, 0.6}},
         own = p == 2} -- the optimized program's span, a sliver of naive's, on its own axis
@@ -1380,7 +1391,8 @@ local DIAGRAMS = {
       '. Optimized launches kernel k into stream k of ' .. k.streams .. ': side by side, ' .. at_once('optimized', '%.1f') ..
       ', all done at ' .. say('optimized', 'span_us', '%.2f ms', 1e-3) .. '. Each kernel starts at an even share of the ' ..
       'recorded span less its length, so that the lengths over the span are the kernels at once the GPU\'s clock recorded; the starts ' ..
-      'are a model, not drawn by hand. The optimized panel has a time axis of its own (on naive\'s it would be a sliver).', svg, drawn)
+      'are a model, not drawn by hand. The lengths and spans are those of the profiled run that recorded them (the evidence), not ' ..
+      'the results table\'s medians of the timed runs. The optimized panel has a time axis of its own (on naive\'s it would be a sliver).', svg, drawn)
   end,
   ['06'] = function(c)
     -- One 4-byte float per thread-load (the DRAM bytes read per element), one load in flight per
