@@ -840,7 +840,7 @@ local DIAGRAMS = {
       ends[p] = math.max(host, gpu)
       panels[p] = {boxes = boxes, half = 0.34, yrange = {0.45, 3.6}, ytics = {{'host', 2}, {'GPU', 1}},
         title = string.format('%s: waits %d times in 3 iterations, %.1f µs', prog, waits[p], ends[p]),
-        marks = {{3 * per[prog], string.format('measured 3 × %.1f µs', per[prog]), 3.0}}}
+        marks = {{3 * per[prog], string.format('measured 3 × %.1f µs', per[prog]), 3.0}}, pad = 0.6}
     end
     local svg, drawn = charts.streams(c.nn, panels, 'µs on a model clock (' .. at.short:match('^%S+') .. ')',
       {{'cudaMalloc ' .. say('naive', 'loop_alloc_us', '%.1f µs'), ALLOC}, {'cudaFree ' .. say('naive', 'free_us', '%.1f µs'), FREE},
@@ -1051,10 +1051,12 @@ local DIAGRAMS = {
       'of the tile (lane l reads element [l][0], word ' .. rows[1] .. ' l or ' .. rows[2] .. ' l, bank = word mod 32): ' ..
       'tile[32][' .. rows[1] .. '] puts all 32 lanes in one bank (' .. p[1].ways .. '-way conflict, ' ..
       p[1].ways .. ' passes), tile[32][' .. rows[2] .. '] one lane per bank (' .. p[2].ways .. ' pass). Nsight Compute recorded ' ..
-      table.concat(seen, '; ') .. ': each the whole launch\'s mean, a little over the one warp drawn. Each row\'s length is ' ..
-      'the shared memory ptxas gave the program (' .. grouped(string.format('%d', smem.naive)) .. ' B and ' ..
-      grouped(string.format('%d', smem.optimized)) .. ' B) over 32 rows of ' ..
-      '4-byte floats, not drawn by hand; the book\'s check compares the passes and bank conflicts per load with what ' ..
+      table.concat(seen, '; ') .. ': each the whole launch\'s mean, a little over the one warp drawn. The tile\'s row of ' .. rows[2] ..
+      ' floats holds one padding word: word ' .. rows[2] .. ' l is ' .. rows[2] - 1 .. ' l + l, so each row starts one bank on from the ' ..
+      'row above and lane l reads bank l. The row lengths (' .. rows[1] .. ' and ' .. rows[2] .. ' floats) are the shared memory ptxas ' ..
+      'gave each program (' .. grouped(string.format('%d', smem.naive)) .. ' B and ' ..
+      grouped(string.format('%d', smem.optimized)) .. ' B) over the tile\'s 32 rows of ' ..
+      '4-byte floats, not read off the source; the book\'s check compares the passes and bank conflicts per load with what ' ..
       'Nsight Compute recorded on each GPU.', svg, drawn)
   end,
   ['08'] = function(c)
@@ -1159,16 +1161,17 @@ local DIAGRAMS = {
       row.said = p .. ': ' .. row.registers .. ' registers + ' .. row.stack .. ' B local'
       table.insert(panels[1][2], {row.said, {{{4 * row.registers, BLUE}, {row.stack, ORANGE}}}})
       if f.ld_req > 0 then
-        table.insert(panels[2][2], {p .. ', a local load: ' .. row.ld .. ' sectors', {{{row.ld, ORANGE}}}})
-        table.insert(panels[2][2], {p .. ', a local store: ' .. row.st .. ' sectors', {{{row.st, LIGHT}}}})
-        row.said = row.said .. ', each local load ' .. row.ld .. ' sectors and each local store ' .. row.st .. ' sectors'
+        table.insert(panels[2][2], {p .. ', a local load, mean: ' .. row.ld .. ' sectors', {{{row.ld, ORANGE}}}})
+        table.insert(panels[2][2], {p .. ', a local store, mean: ' .. row.st .. ' sectors', {{{row.st, LIGHT}}}})
+        row.said = row.said .. ', a local load ' .. row.ld .. ' sectors and a local store ' .. row.st .. ' sectors on average over all of ' ..
+          'them (the coalesced requests of the final write-out among them: the loop\'s own scattered updates touch more)'
       else
         row.said = row.said .. ', no local requests'
       end
       drawn.rows[#drawn.rows + 1] = row
     end
     table.insert(panels[2][2], {'a coalesced load (32 lanes × 4 bytes): ' .. COALESCED .. ' sectors', {{{COALESCED, GREY}}}})
-    local svg = charts.localmem(c.nn, panels, {{'registers', BLUE}, {'local, loads', ORANGE}, {'local stores', LIGHT},
+    local svg = charts.localmem(c.nn, panels, {{'registers', BLUE}, {'local loads', ORANGE}, {'local stores', LIGHT},
       {'coalesced load', GREY}})
     drawn.recorded, drawn.coalesced = rec, COALESCED
     return figure_block(c.nn, 'Chapter ' .. c.number .. ': where each program keeps a thread\'s data, from ptxas, and how many ' ..
@@ -1237,11 +1240,12 @@ local DIAGRAMS = {
       if #es >= #full then full = es; full.bank = b end
     end
     panels[3].note = 'bank ' .. full.bank .. ': entries ' .. table.concat(full, ', ')
-    local svg, drawn = charts.requests(c.nn, panels, {'one entry after another', 'served together'})
+    panels[1].says, panels[2].says, panels[3].says = 'served together', 'one entry after another', 'a pass\'s banks served together'
+    local svg, drawn = charts.requests(c.nn, panels)
     -- What each GPU recorded, for check_pdf.py diagrams: a warp's LDC is one request and each
     -- replay one more, over the lookup instructions (n / 32 warps x 32 steps: the recorded size);
     -- an LDS the wavefronts of its fullest bank, here averaged over the program's first 1,024 warps.
-    local mean = 0
+    local mean, said, recorded, means = 0, {}, {}, {}
     for w = 0, 1023 do mean = mean + #serve(keys(w, spread), 32) / 1024 end
     drawn.per_request = {}
     for _, e in ipairs(c.evidence or {}) do
@@ -1256,8 +1260,12 @@ local DIAGRAMS = {
       local waves, lds = m['l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum'] or {}, m['smsp__sass_inst_executed_op_shared_ld.sum'] or {}
       if waves.optimized and (lds.optimized or 0) > 0 then
         table.insert(drawn.per_request, {gpu = e.gpu, program = 'optimized', what = 'shared-memory passes per lookup (mean of 1,024 warps)', drawn = mean, recorded = waves.optimized / lds.optimized})
+        recorded[#recorded + 1] = {gpu = e.gpu, program = 'optimized', metric = 'passes per lookup', value = waves.optimized / lds.optimized}
+        means[#means + 1] = stated(said, e.gpu, 'optimized', 'passes per lookup', waves.optimized / lds.optimized, '%.2f') .. ' on the ' .. gpu_name(e.gpu):match('^%S+')
       end
     end
+    if #means == 0 then return nil end
+    drawn.said, drawn.recorded, drawn.gpu = said, recorded, 'each GPU'
     local p = drawn.panels
     return figure_block(c.nn, 'Chapter ' .. c.number .. ': the lanes of one warp (warp 0 at seed ' .. seed .. ', its first lookup) and ' ..
       'the request that serves each, one row per request, top to bottom. Constant memory takes one request per distinct table ' ..
@@ -1265,7 +1273,8 @@ local DIAGRAMS = {
       spread .. ' in a table of ' .. entries .. ' entries (lane 0 reads entry ' .. div[1] .. ', lane 1 entry ' .. div[2] .. ', lane 2 entry ' ..
       div[3] .. ', ...), ' .. p[2].title:match(', (.*)$'):gsub(':', ' in') .. ', one after another. The optimized program reads the same entries ' ..
       'from shared memory in ' .. p[3].title:match('entries: (.*)$') .. ', the entries of its fullest bank (that panel on its own scale, ' ..
-      'its rows taller). Orange marks a lookup served one entry after another, blue one served together. Computed from the program\'s ' ..
+      'its rows taller); over all its warps the passes per lookup Nsight Compute recorded are ' .. words(means) .. ' (the first 1,024 ' ..
+      'warps\' keys give ' .. string.format('%.2f', mean) .. '). Orange marks a lookup served one entry after another, blue one served together. Computed from the program\'s ' ..
       'keys (its generator at the recorded seed and knobs), not drawn by hand; the book\'s check compares the requests per lookup with ' ..
       'one plus the replays per lookup the constant cache recorded on each GPU.', svg, drawn)
   end,
@@ -1328,8 +1337,8 @@ local DIAGRAMS = {
       for _, b in ipairs(boxes) do b[4] = COLORS[(b[4] - 1) % #COLORS + 1] end
       ends[p] = last
       -- Each row named with the stage's time alone in this program's run (the model's lengths).
-      panels[p] = {boxes = boxes, half = 0.34, yrange = {0.45, 4.75}, pad = 0.6, ytics = {{'upload ' .. say(prog, 'h2d_ms', '%.1f ms'), 3},
-        {'kernel ' .. say(prog, 'kernel_ms', '%.1f ms'), 2}, {'download ' .. say(prog, 'd2h_ms', '%.1f ms'), 1}},
+      panels[p] = {boxes = boxes, half = 0.34, yrange = {0.45, 4.75}, pad = 0.6, ytics = {{'upload\n' .. say(prog, 'h2d_ms', '%.1f ms'), 3},
+        {'kernel\n' .. say(prog, 'kernel_ms', '%.1f ms'), 2}, {'download\n' .. say(prog, 'd2h_ms', '%.1f ms'), 1}},
         marks = {{ev.stages_sum_ms[prog], 'stages\' sum ' .. say(prog, 'stages_sum_ms', '%.1f ms'), 4.4},
                  {ev.end_to_end_ms[prog], 'profiled ' .. say(prog, 'end_to_end_ms', '%.1f ms'), 3.8}}}
       for _, b in ipairs(boxes) do b[3] = 4 - b[3] end -- uploads on top
@@ -1338,7 +1347,7 @@ local DIAGRAMS = {
     panels[2].title = string.format('optimized, %d chunks, %d streams: %.1f ms', k.chunks, k.streams, ends[2])
     local key = {}
     for s = 1, math.min(k.streams, #COLORS) do key[s] = {'stream ' .. s, COLORS[s]} end
-    local svg, drawn = charts.streams(c.nn, panels, 'ms on a model clock (stage times: ' .. at.short:match('^%S+') .. ')', key, 380)
+    local svg, drawn = charts.streams(c.nn, panels, 'ms on a model clock (stage times: ' .. at.short:match('^%S+') .. ')', key, 480) -- tall enough for two-line row names
     drawn.said, drawn.recorded, drawn.gpu = said, all, at.gpu
     return figure_block(c.nn, 'Chapter ' .. c.number .. ': each program\'s upload, kernel and download of the array on a model clock, ' ..
       'each stage as long as it took alone on the ' .. at.short .. ' (naive: ' .. say('naive', 'h2d_ms', '%.1f ms') .. ', ' ..

@@ -719,7 +719,7 @@ local function banks_diagram(nn, tile, row_lengths)
   local data, plot, drawn = {}, {}, {panels = {}}
   local cols = #row_lengths
   local script = STYLE .. "set multiplot layout 1," .. cols .. "\nunset key\nset grid noxtics noytics\nset border 3\n" ..
-    "set xrange [-0.5:31.5]\nset yrange [31.5:-0.5]\nset xtics 0,8,31 scale 1\nset ytics 0,8,31 scale 1\nset xlabel 'bank'\nset ylabel 'lane'\n"
+    "set xrange [-1.5:31.5]\nset yrange [31.5:-0.5]\nset xtics 0,8,31 scale 1\nset ytics 0,8,31 scale 1\nset xlabel 'bank = word mod 32'\nset ylabel 'lane'\n"
   for k, rl in ipairs(row_lengths) do
     local pts, per_bank, worst = {}, {}, 0
     for lane = 0, 31 do
@@ -729,6 +729,19 @@ local function banks_diagram(nn, tile, row_lengths)
       worst = math.max(worst, per_bank[bank])
     end
     drawn.panels[#drawn.panels + 1] = {row = rl, ways = worst}
+    -- Why lane l lands where it does, in the panel's empty corner: word rl l, its bank rl l mod 32
+    -- (a row of 32 k + d words moves the next row's start d banks on).
+    local d, say = rl % 32, {}
+    if d == 0 then
+      say = {{'word ' .. rl .. '·l:', 15.5, 13, 'center'}, {'every lane in bank 0', 15.5, 16, 'center'}}
+    else
+      say = {{'word ' .. rl .. '·l = ' .. rl - d .. '·l + ' .. (d == 1 and '' or d) .. 'l:', 0.5, 24, 'left'},
+        {'lane l in bank ' .. (d == 1 and 'l' or d .. 'l mod 32'), 0.5, 27, 'left'}}
+    end
+    script = script .. 'unset label\n'
+    for _, t in ipairs(say) do
+      script = script .. string.format("set label %s at %.1f,%.1f %s font ',10' tc rgb '#333333'\n", gq(t[1]), t[2], t[3], t[4])
+    end
     script = script .. string.format("set title %s font ',11'\n", gq(string.format('tile[%d][%d]: %d-way, %d pass%s', tile, rl, worst, worst, worst == 1 and '' or 'es'))) ..
       '$b' .. k .. ' << EOD\n' .. table.concat(pts, '\n') .. '\nEOD\n' ..
       "plot $b" .. k .. " using 1:2:($1-0.45):($1+0.45):($2-0.45):($2+0.45) with boxxyerror fs solid 1.0 noborder fc rgb " ..
@@ -1070,7 +1083,9 @@ local function streams_diagram(nn, panels, xlabel, key, height)
         (m[4] and string.format(' offset %.2f,0', (left and -1 or 1) * m[4]) or '') -- m[4]: a further gap, in characters
     end
     local yt = {}
-    for _, t in ipairs(p.ytics) do yt[#yt + 1] = gq(t[1]) .. ' ' .. t[2] end
+    for _, t in ipairs(p.ytics) do -- a name of two lines (a newline in it) in double quotes, where gnuplot reads \n
+      yt[#yt + 1] = (t[1]:find('\n') and '"' .. t[1]:gsub('["\\]', '\\%0'):gsub('\n', '\\n') .. '"' or gq(t[1])) .. ' ' .. t[2]
+    end
     drawn.titles[k] = p.title
     script = script .. string.format("set title %s font ',11'\nset yrange [%.3f:%.3f]\nset ytics (%s)\nunset label\nunset arrow\n%s\n",
         gq(p.title), p.yrange[1], p.yrange[2], table.concat(yt, ', '), table.concat(text, '\n')) ..
