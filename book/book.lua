@@ -1273,8 +1273,8 @@ local DIAGRAMS = {
       spread .. ' in a table of ' .. entries .. ' entries (lane 0 reads entry ' .. div[1] .. ', lane 1 entry ' .. div[2] .. ', lane 2 entry ' ..
       div[3] .. ', ...), ' .. p[2].title:match(', (.*)$'):gsub(':', ' in') .. ', one after another. The optimized program reads the same entries ' ..
       'from shared memory in ' .. p[3].title:match('entries: (.*)$') .. ', the entries of its fullest bank (that panel on its own scale, ' ..
-      'its rows taller); over all its warps the passes per lookup Nsight Compute recorded are ' .. words(means) .. ' (the first 1,024 ' ..
-      'warps\' keys give ' .. string.format('%.2f', mean) .. '). Orange marks a lookup served one entry after another, blue one served together. Computed from the program\'s ' ..
+      'its rows taller); over all its warps the passes per lookup Nsight Compute recorded are ' .. words(means) .. ' (the keys of its warps 0 to ' ..
+      '1,023 give ' .. string.format('%.2f', mean) .. '). Orange marks a lookup served one entry after another, blue one served together. Computed from the program\'s ' ..
       'keys (its generator at the recorded seed and knobs), not drawn by hand; the book\'s check compares the requests per lookup with ' ..
       'one plus the replays per lookup the constant cache recorded on each GPU.', svg, drawn)
   end,
