@@ -311,6 +311,24 @@ local function results_section(c)
       local t = {}; for _, g in ipairs(c.results) do t[#t + 1] = md_escape(g.name) end; return t end)()) ..
     ': the median of the samples, their noise (bold above 5 %), the fastest sample, and the speedup over the naive program.',
     aligns, header, rows, {'results'}))
+  -- A host-bound chapter: what its time depends on beyond the GPU, as each run recorded it (the
+  -- figures `make doctor` compares with the reader's own results), and the host it ran on.
+  local figures = {}
+  for _, f in ipairs(c.host_figures or {}) do
+    local each, hosts, seen = {}, {}, {}
+    for _, v in ipairs(f.values) do
+      each[#each + 1] = string.format('%.4g %s on the %s', v.value, f.unit == 'us' and 'µs' or f.unit, v.short:match('^%S+'))
+      hosts[#hosts + 1] = 'the ' .. v.short:match('^%S+') .. '\'s ' .. (v.host and md_escape(v.host) or 'not recorded')
+      seen[v.host or ''] = true
+    end
+    local one = next(seen, next(seen)) == nil and next(seen) -- the one host all runs name, '' if none recorded
+    figures[#figures + 1] = (f.label:match('roof$') and 'the ' or '') .. md_escape(f.label) .. ', ' .. words(each) ..
+      (one == '' and ' (the host not recorded in these rows)' or one and (' (host: ' .. md_escape(one) .. ')') or (' (hosts: ' .. words(hosts) .. ')'))
+  end
+  if #figures > 0 then
+    out:extend(md_blocks('**What the host sets.** Beyond the GPU, this chapter\'s time depends on ' .. table.concat(figures, '; ') ..
+      '. Where your speedup differs from this book\'s, `make doctor` compares these figures with your own `make results`.'))
+  end
   -- How each GPU measured (clocks, versions, sizes, timing method): part of the full record.
   out:insert(record_block(c, 'context', 'How each GPU was measured', {pandoc.Div(contexts, pandoc.Attr('', {'results-context'}))}))
   -- The caption says what the chart draws, as charts.lua reports it.

@@ -719,7 +719,7 @@ local function banks_diagram(nn, tile, row_lengths)
   local data, plot, drawn = {}, {}, {panels = {}}
   local cols = #row_lengths
   local script = STYLE .. "set multiplot layout 1," .. cols .. "\nunset key\nset grid noxtics noytics\nset border 3\n" ..
-    "set xrange [-0.5:31.5]\nset yrange [31.5:-0.5]\nset xtics 0,8,31 scale 1\nset ytics 0,8,31 scale 1\nset xlabel 'bank'\nset ylabel 'lane'\n"
+    "set xrange [-1.5:31.5]\nset yrange [31.5:-0.5]\nset xtics 0,8,31 scale 1\nset ytics 0,8,31 scale 1\nset xlabel 'bank = word mod 32'\nset ylabel 'lane'\n"
   for k, rl in ipairs(row_lengths) do
     local pts, per_bank, worst = {}, {}, 0
     for lane = 0, 31 do
@@ -729,6 +729,19 @@ local function banks_diagram(nn, tile, row_lengths)
       worst = math.max(worst, per_bank[bank])
     end
     drawn.panels[#drawn.panels + 1] = {row = rl, ways = worst}
+    -- Why lane l lands where it does, in the panel's empty corner: word rl l, its bank rl l mod 32
+    -- (a row of 32 k + d words moves the next row's start d banks on).
+    local d, say = rl % 32, {}
+    if d == 0 then
+      say = {{'word ' .. rl .. '·l:', 15.5, 13, 'center'}, {'every lane in bank 0', 15.5, 16, 'center'}}
+    else
+      say = {{'word ' .. rl .. '·l = ' .. rl - d .. '·l + ' .. (d == 1 and '' or d) .. 'l:', 0.5, 24, 'left'},
+        {'lane l in bank ' .. (d == 1 and 'l' or d .. 'l mod 32'), 0.5, 27, 'left'}}
+    end
+    script = script .. 'unset label\n'
+    for _, t in ipairs(say) do
+      script = script .. string.format("set label %s at %.1f,%.1f %s font ',10' tc rgb '#333333'\n", gq(t[1]), t[2], t[3], t[4])
+    end
     script = script .. string.format("set title %s font ',11'\n", gq(string.format('tile[%d][%d]: %d-way, %d pass%s', tile, rl, worst, worst, worst == 1 and '' or 'es'))) ..
       '$b' .. k .. ' << EOD\n' .. table.concat(pts, '\n') .. '\nEOD\n' ..
       "plot $b" .. k .. " using 1:2:($1-0.45):($1+0.45):($2-0.45):($2+0.45) with boxxyerror fs solid 1.0 noborder fc rgb " ..
@@ -864,14 +877,22 @@ local function occupancy_diagram(nn, curves, marks, max_warps, axis)
   local top, LINE = max_warps + 2, 3.4
   for _, k in ipairs(ax.direct and order_m or {}) do
     local mk = marks[k]
-    local below = top - LINE * (#mk[5] - 1) - 2.2 -- under its last line: where a point right of the column points
-    texts[#texts + 1] = mk[2] < ax.direct and
-      string.format("set arrow from %d,%d to %.1f,%.2f nohead lw 0.8 lc rgb '#777777' back", mk[2], mk[3], ax.direct - 2, top - 0.5) or
-      string.format("set arrow from %d,%d to %d,%.2f nohead lw 0.8 lc rgb '#777777' back", mk[2], mk[3], mk[2], below)
-    for i, line in ipairs(mk[5]) do
-      texts[#texts + 1] = string.format("set label %s at %.1f,%.2f left font ',10' tc rgb '#222222'", gq(line), ax.direct, top - LINE * (i - 1))
+    local at = mk.place -- {x, y, 'left' or 'right', leader's x, leader's y}: the lines there, not in the column
+    if at then
+      if at[4] then texts[#texts + 1] = string.format("set arrow from %d,%.2f to %.1f,%.2f nohead lw 0.8 lc rgb '#777777' back", mk[2], mk[3], at[4], at[5]) end
+      for i, line in ipairs(mk[5]) do
+        texts[#texts + 1] = string.format("set label %s at %.1f,%.2f %s font ',10' tc rgb '#222222'", gq(line), at[1], at[2] - LINE * (i - 1), at[3])
+      end
+    else
+      local below = top - LINE * (#mk[5] - 1) - 2.2 -- under its last line: where a point right of the column points
+      texts[#texts + 1] = mk[2] < ax.direct and
+        string.format("set arrow from %d,%d to %.1f,%.2f nohead lw 0.8 lc rgb '#777777' back", mk[2], mk[3], ax.direct - 2, top - 0.5) or
+        string.format("set arrow from %d,%d to %d,%.2f nohead lw 0.8 lc rgb '#777777' back", mk[2], mk[3], mk[2], below)
+      for i, line in ipairs(mk[5]) do
+        texts[#texts + 1] = string.format("set label %s at %.1f,%.2f left font ',10' tc rgb '#222222'", gq(line), ax.direct, top - LINE * (i - 1))
+      end
+      top = top - LINE * #mk[5] - 1.6
     end
-    top = top - LINE * #mk[5] - 1.6
   end
   for k, mk in ipairs(marks) do -- each program's point, named in the key (or labelled directly)
     m[#m + 1] = string.format('$m%d << EOD\n%d %d\nEOD', k, mk[2], mk[3])
@@ -929,12 +950,13 @@ local function local_diagram(nn, panels, key)
 end
 
 -- Requests: which lanes of one warp each request (or pass) serves, a panel per program and
--- setting: a row per request, top to bottom. panels is {{title, ylabel, rows = {{lanes}}, note}}
--- as book.lua computed them from the program's keys.
-local function requests_diagram(nn, panels, key)
+-- setting: a row per request, top to bottom. panels is {{title, ylabel, rows = {{lanes}}, note, says}}
+-- as book.lua computed them from the program's keys; says, above the panel in its colour (orange:
+-- a request an entry, more than 8 rows; blue: the lanes served together), is the colour's key.
+local function requests_diagram(nn, panels)
   local n = 0
   for _, p in ipairs(panels) do n = math.max(n, #p.rows) end
-  local script = STYLE .. "set multiplot layout 1," .. #panels .. (key and "\nset tmargin 3.5" or '') .. "\nunset key" ..
+  local script = STYLE .. "set multiplot layout 1," .. #panels .. "\nset tmargin 3.5\nunset key" ..
     "\nset grid noxtics noytics\nset border 3\n" ..
     string.format("set xrange [-0.5:31.5]\nset yrange [%.1f:0.5]\nset xtics 0,8,31 scale 1\nset ytics (1, %s) scale 1\nset xlabel 'lane'\n",
       n + 0.5, table.concat({n // 4, n // 2, 3 * n // 4, n}, ', '))
@@ -948,27 +970,18 @@ local function requests_diagram(nn, panels, key)
     -- A panel of a few rows (p.own) on its own scale, its rows tall enough to tell apart, its note under them.
     local own = p.own and string.format("set yrange [%.1f:0.5]\nset ytics 1,1,%d\n", #p.rows + (p.note and 1.5 or 0.5), #p.rows) or
       string.format("set yrange [%.1f:0.5]\nset ytics (1, %s)\n", n + 0.5, table.concat({n // 4, n // 2, 3 * n // 4, n}, ', '))
+    local color = #p.rows > 8 and '#d1603d' or '#2a6fb0'
     script = script .. string.format("set title %s font ',11'\nset ylabel %s\nunset label\n", gq(p.title), gq(p.ylabel)) .. own ..
+      (p.says and string.format("set label %s at graph 0.5,1.06 center font ',10' tc rgb '%s'\n", gq(p.says), color) or '') ..
       (p.note and string.format("set label %s at 15.5,%.1f center font ',10' tc rgb '#333333'\n", gq(p.note), #p.rows + (p.own and 1 or 2.5)) or '') ..
       '$q' .. k .. ' << EOD\n' .. table.concat(pts, '\n') .. '\nEOD\n' ..
       "plot $q" .. k .. " using 1:2:($1-0.42):($1+0.42):($2-0.4):($2+0.4) with boxxyerror fs solid 1.0 noborder notitle fc rgb " ..
-      gq(#p.rows > 8 and '#d1603d' or '#2a6fb0') .. '\n'
+      gq(color) .. '\n'
   end
   script = script .. 'unset multiplot\n'
   -- On a phone the panels are stacked, each the column's width (side by side the lane ticks run together).
   local phone = script:gsub('set multiplot layout 1,' .. #panels, 'set multiplot layout ' .. #panels .. ',1')
-  -- The key (key = {words for orange, words for blue}): its words in their colours above the panels,
-  -- side by side.
-  local function keyed(s, at)
-    if not key then return s end
-    local lines = {}
-    for i, c in ipairs({'#d1603d', '#2a6fb0'}) do
-      lines[i] = string.format("set label %s at screen %s center font ',11' tc rgb '%s'", gq(key[i]), at[i], c)
-    end
-    return (s:gsub('(unset label\n)', '%1' .. table.concat(lines, '\n'):gsub('%%', '%%%%') .. '\n', 1))
-  end
-  return render_chart('ch' .. nn .. '-requests', keyed(script, {'0.3,0.96', '0.7,0.96'}), 340, 680,
-    keyed(phone, {'0.27,0.985', '0.75,0.985'}), 230 * #panels), drawn
+  return render_chart('ch' .. nn .. '-requests', script, 340, 680, phone, 240 * #panels), drawn
 end
 
 -- Store sectors: the 32-byte sectors one warp's access touches, for each row {name, {word of
@@ -1070,7 +1083,9 @@ local function streams_diagram(nn, panels, xlabel, key, height)
         (m[4] and string.format(' offset %.2f,0', (left and -1 or 1) * m[4]) or '') -- m[4]: a further gap, in characters
     end
     local yt = {}
-    for _, t in ipairs(p.ytics) do yt[#yt + 1] = gq(t[1]) .. ' ' .. t[2] end
+    for _, t in ipairs(p.ytics) do -- a name of two lines (a newline in it) in double quotes, where gnuplot reads \n
+      yt[#yt + 1] = (t[1]:find('\n') and '"' .. t[1]:gsub('["\\]', '\\%0'):gsub('\n', '\\n') .. '"' or gq(t[1])) .. ' ' .. t[2]
+    end
     drawn.titles[k] = p.title
     script = script .. string.format("set title %s font ',11'\nset yrange [%.3f:%.3f]\nset ytics (%s)\nunset label\nunset arrow\n%s\n",
         gq(p.title), p.yrange[1], p.yrange[2], table.concat(yt, ', '), table.concat(text, '\n')) ..

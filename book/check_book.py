@@ -392,6 +392,16 @@ def main(argv):
                     missing = [x for x in nums if x and not re.search(rf"(?<![\d.]){re.escape(x)}(?![\d])", text)]
                     check(not missing, f"{where}: its numbers are in the chapter ({fmt})" +
                           (f"; missing {' '.join(missing)}" if missing else ""))
+        # A host-bound chapter names what its time depends on beyond the GPU, as each GPU's run
+        # recorded it (book.host_figures), beside its results.
+        for f in c.get("host_figures") or []:
+            for fmt in ("pdf", "html"):
+                text = " ".join(texts[fmt].get(nn, "").split())
+                said = [f"{v['value']:.4g} {'µs' if f['unit'] == 'us' else f['unit']} on the {v['short'].split()[0]}"
+                        for v in f["values"]]
+                missing = [x for x in said if x not in text]
+                check("What the host sets" in text and not missing, f"chapter {nn}: its {f['label']} as each GPU's run "
+                      f"recorded it is beside its results ({fmt})" + (f"; missing {missing}" if missing else ""))
         if c.get("sweep_chart"):
             check_sweep_chart(c, pdf_text, texts["html_raw"].get(nn, ""))
         # Verdicts and evidence, from the README's evidence block (results.py renders it).

@@ -278,7 +278,7 @@ local DIAGRAMS = {
       ends[p] = math.max(host, gpu)
       panels[p] = {boxes = boxes, half = 0.34, yrange = {0.45, 3.6}, ytics = {{'host', 2}, {'GPU', 1}},
         title = string.format('%s: waits %d times in 3 iterations, %.1f µs', prog, waits[p], ends[p]),
-        marks = {{3 * per[prog], string.format('measured 3 × %.1f µs', per[prog]), 3.0}}}
+        marks = {{3 * per[prog], string.format('measured 3 × %.1f µs', per[prog]), 3.0}}, pad = 0.6}
     end
     local svg, drawn = charts.streams(c.nn, panels, 'µs on a model clock (' .. short(at.gpu) .. ')',
       {{'cudaMalloc ' .. say('naive', 'loop_alloc_us', '%.1f µs'), ALLOC}, {'cudaFree ' .. say('naive', 'free_us', '%.1f µs'), FREE},
@@ -362,8 +362,17 @@ local DIAGRAMS = {
     local named = {}
     for k = 1, 3 do named[#named + 1] = {names[k], curves[k]} end
     named[#named + 1] = {'resident warps', curves[4]}
-    local marks = {{'naive', block, (resident(rules, block, regs, smem)), {program = 'naive'}}, {'optimized', best_t, best, {program = 'optimized'}}}
-    local svg, drawn = charts.occupancy(c.nn, named, marks, rules.warps)
+    -- Each point labelled beside it (no key): naive's right of its point, low; the API's choice's
+    -- under the curve, right-aligned, a thin line up to its point.
+    local low = (resident(rules, block, regs, smem))
+    local marks = {{'naive', block, low, {program = 'naive'}, {'naive: ' .. block .. ' threads, ' .. low .. ' warps'}},
+      {'optimized', best_t, best, {program = 'optimized'}, {'optimized, the API\'s choice:', best_t .. ' threads, ' .. best .. ' warps'}}}
+    marks[1].place = {block + 56, math.max(low - 2.5, 3), 'left'}
+    marks[2].place = {best_t - 14, rules.warps * 0.56, 'right', best_t, rules.warps * 0.56 + 2}
+    local xs = {}
+    for t = 32, 1024, 32 do xs[#xs + 1] = t end
+    local svg, drawn = charts.occupancy(c.nn, named, marks, rules.warps,
+      {xs = xs, label = 'threads per block', range = '0:1056', tics = '0,128', direct = true})
     -- What the occupancy API itself returned on each GPU, for check_pdf.py diagrams.
     drawn.recorded = {}
     local threads, warps = recorded(c, 'block_threads'), recorded(c, 'warps_per_sm')
@@ -479,10 +488,12 @@ local DIAGRAMS = {
       'of the tile (lane l reads element [l][0], word ' .. rows[1] .. ' l or ' .. rows[2] .. ' l, bank = word mod 32): ' ..
       'tile[32][' .. rows[1] .. '] puts all 32 lanes in one bank (' .. p[1].ways .. '-way conflict, ' ..
       p[1].ways .. ' passes), tile[32][' .. rows[2] .. '] one lane per bank (' .. p[2].ways .. ' pass). Nsight Compute recorded ' ..
-      table.concat(seen, '; ') .. ': each the whole launch\'s mean, a little over the one warp drawn. Each row\'s length is ' ..
-      'the shared memory ptxas gave the program (' .. grouped(string.format('%d', smem.naive)) .. ' B and ' ..
-      grouped(string.format('%d', smem.optimized)) .. ' B) over 32 rows of ' ..
-      '4-byte floats, not drawn by hand; the book\'s check compares the passes and bank conflicts per load with what ' ..
+      table.concat(seen, '; ') .. ': each the whole launch\'s mean, a little over the one warp drawn. The tile\'s row of ' .. rows[2] ..
+      ' floats holds one padding word: word ' .. rows[2] .. ' l is ' .. rows[2] - 1 .. ' l + l, so each row starts one bank on from the ' ..
+      'row above and lane l reads bank l. The row lengths (' .. rows[1] .. ' and ' .. rows[2] .. ' floats) are the shared memory ptxas ' ..
+      'gave each program (' .. grouped(string.format('%d', smem.naive)) .. ' B and ' ..
+      grouped(string.format('%d', smem.optimized)) .. ' B) over the tile\'s 32 rows of ' ..
+      '4-byte floats, not read off the source; the book\'s check compares the passes and bank conflicts per load with what ' ..
       'Nsight Compute recorded on each GPU.', svg, drawn)
   end,
   ['08'] = function(c)
@@ -587,16 +598,17 @@ local DIAGRAMS = {
       row.said = p .. ': ' .. row.registers .. ' registers + ' .. row.stack .. ' B local'
       table.insert(panels[1][2], {row.said, {{{4 * row.registers, BLUE}, {row.stack, ORANGE}}}})
       if f.ld_req > 0 then
-        table.insert(panels[2][2], {p .. ', a local load: ' .. row.ld .. ' sectors', {{{row.ld, ORANGE}}}})
-        table.insert(panels[2][2], {p .. ', a local store: ' .. row.st .. ' sectors', {{{row.st, LIGHT}}}})
-        row.said = row.said .. ', each local load ' .. row.ld .. ' sectors and each local store ' .. row.st .. ' sectors'
+        table.insert(panels[2][2], {p .. ', a local load, mean: ' .. row.ld .. ' sectors', {{{row.ld, ORANGE}}}})
+        table.insert(panels[2][2], {p .. ', a local store, mean: ' .. row.st .. ' sectors', {{{row.st, LIGHT}}}})
+        row.said = row.said .. ', a local load ' .. row.ld .. ' sectors and a local store ' .. row.st .. ' sectors on average over all of ' ..
+          'them (the coalesced requests of the final write-out among them: the loop\'s own scattered updates touch more)'
       else
         row.said = row.said .. ', no local requests'
       end
       drawn.rows[#drawn.rows + 1] = row
     end
     table.insert(panels[2][2], {'a coalesced load (32 lanes × 4 bytes): ' .. COALESCED .. ' sectors', {{{COALESCED, GREY}}}})
-    local svg = charts.localmem(c.nn, panels, {{'registers', BLUE}, {'local, loads', ORANGE}, {'local stores', LIGHT},
+    local svg = charts.localmem(c.nn, panels, {{'registers', BLUE}, {'local loads', ORANGE}, {'local stores', LIGHT},
       {'coalesced load', GREY}})
     drawn.recorded, drawn.coalesced = rec, COALESCED
     return picture(c, 'where each program keeps a thread\'s data, from ptxas, and how many ' ..
@@ -663,17 +675,25 @@ local DIAGRAMS = {
       if #es >= #full then full = es; full.bank = b end
     end
     panels[3].note = 'bank ' .. full.bank .. ': entries ' .. table.concat(full, ', ')
-    local svg, drawn = charts.requests(c.nn, panels, {'one entry after another', 'served together'})
+    panels[1].says, panels[2].says, panels[3].says = 'served together', 'one entry after another', 'a pass\'s banks served together'
+    local svg, drawn = charts.requests(c.nn, panels)
     -- What each GPU recorded, for check_pdf.py diagrams: a warp's LDC is one request and each
     -- replay one more, over the lookup instructions (n / 32 warps x 32 steps: the recorded size);
     -- an LDS the wavefronts of its fullest bank, here averaged over the program's first 1,024 warps.
-    local mean = 0
+    local mean, means = 0, {}
     for w = 0, 1023 do mean = mean + #serve(keys(w, spread), 32) / 1024 end
     drawn.per_request = {}
     against(drawn.per_request, records(c), 'constant-cache requests per lookup', {{'naive[--spread 1]', #panels[1].rows}, {'naive', #panels[2].rows}},
       function(m, size, p) return 1 + m['sm__idc_divergent_instruction_replays.sum'][p] / size end)
     against(drawn.per_request, records(c), 'shared-memory passes per lookup (mean of 1,024 warps)', {{'optimized', mean}},
       function(m, _, p) return m['l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum'][p] / m['smsp__sass_inst_executed_op_shared_ld.sum'][p] end)
+    for _, r in ipairs(records(c)) do -- the caption restates each GPU's recorded passes per lookup
+      local waves, lds = r.m['l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum'] or {}, r.m['smsp__sass_inst_executed_op_shared_ld.sum'] or {}
+      if waves.optimized and (lds.optimized or 0) > 0 then
+        means[#means + 1] = each_gpu(drawn, r.gpu, 'optimized', 'passes per lookup', waves.optimized / lds.optimized, '%.2f')
+      end
+    end
+    if #means == 0 then return nil end
     local p = drawn.panels
     return picture(c, 'the lanes of one warp (warp 0 at seed ' .. seed .. ', its first lookup) and ' ..
       'the request that serves each, one row per request, top to bottom. Constant memory takes one request per distinct table ' ..
@@ -681,7 +701,8 @@ local DIAGRAMS = {
       spread .. ' in a table of ' .. entries .. ' entries (lane 0 reads entry ' .. div[1] .. ', lane 1 entry ' .. div[2] .. ', lane 2 entry ' ..
       div[3] .. ', ...), ' .. p[2].title:match(', (.*)$'):gsub(':', ' in') .. ', one after another. The optimized program reads the same entries ' ..
       'from shared memory in ' .. p[3].title:match('entries: (.*)$') .. ', the entries of its fullest bank (that panel on its own scale, ' ..
-      'its rows taller). Orange marks a lookup served one entry after another, blue one served together. Computed from the program\'s ' ..
+      'its rows taller); over all its warps the passes per lookup Nsight Compute recorded are ' .. words(means) .. ' (the keys of its warps 0 to ' ..
+      '1,023 give ' .. string.format('%.2f', mean) .. '). Orange marks a lookup served one entry after another, blue one served together. Computed from the program\'s ' ..
       'keys (its generator at the recorded seed and knobs), not drawn by hand; the book\'s check compares the requests per lookup with ' ..
       'one plus the replays per lookup the constant cache recorded on each GPU.', svg, drawn)
   end,
@@ -732,12 +753,11 @@ local DIAGRAMS = {
     for p, prog in ipairs({'naive', 'optimized'}) do
       local stage = {ev.h2d_ms[prog], ev.kernel_ms[prog], ev.d2h_ms[prog]}
       local boxes, last = pipeline_model(stage, at.size, p == 1 and 1 or k.chunks, p == 1 and 1 or k.streams, ev.copy_engines[prog])
-      for _, b in ipairs(boxes) do
-        b[4] = COLORS[(b[4] - 1) % #COLORS + 1]
-        if p == 1 then b[5] = string.format('%.1f ms', b[2] - b[1]) end -- the stage's recorded time
-      end
+      for _, b in ipairs(boxes) do b[4] = COLORS[(b[4] - 1) % #COLORS + 1] end
       ends[p] = last
-      panels[p] = {boxes = boxes, half = 0.34, yrange = {0.45, 4.75}, ytics = {{'upload', 3}, {'kernel', 2}, {'download', 1}}, pad = 0.6,
+      -- Each row named with the stage's time alone in this program's run (the model's lengths).
+      panels[p] = {boxes = boxes, half = 0.34, yrange = {0.45, 4.75}, pad = 0.6, ytics = {{'upload\n' .. say(prog, 'h2d_ms', '%.1f ms'), 3},
+        {'kernel\n' .. say(prog, 'kernel_ms', '%.1f ms'), 2}, {'download\n' .. say(prog, 'd2h_ms', '%.1f ms'), 1}},
         marks = {{ev.stages_sum_ms[prog], 'stages\' sum ' .. say(prog, 'stages_sum_ms', '%.1f ms'), 4.4},
                  {ev.end_to_end_ms[prog], 'profiled ' .. say(prog, 'end_to_end_ms', '%.1f ms'), 3.8}}}
       for _, b in ipairs(boxes) do b[3] = 4 - b[3] end -- uploads on top
@@ -746,14 +766,16 @@ local DIAGRAMS = {
     panels[2].title = string.format('optimized, %d chunks, %d streams: %.1f ms', k.chunks, k.streams, ends[2])
     local key = {}
     for s = 1, math.min(k.streams, #COLORS) do key[s] = {'stream ' .. s, COLORS[s]} end
-    local svg, drawn = charts.streams(c.nn, panels, 'ms on a model clock (stage times: ' .. short(at.gpu) .. ')', key, 380)
+    local svg, drawn = charts.streams(c.nn, panels, 'ms on a model clock (stage times: ' .. short(at.gpu) .. ')', key, 480) -- tall enough for two-line row names
     at.restated(drawn)
     return picture(c, 'each program\'s upload, kernel and download of the array on a model clock, ' ..
       'each stage as long as it took alone on the ' .. at.short .. ' (naive: ' .. say('naive', 'h2d_ms', '%.1f ms') .. ', ' ..
       say('naive', 'kernel_ms', '%.1f ms') .. ', ' .. say('naive', 'd2h_ms', '%.1f ms') .. '). Naive runs them in turn in one stream: ' ..
       say('naive', 'stages_sum_ms', '%.1f ms') .. ', the sum of the stages; the profiled run that recorded these stages measured ' ..
       'it end to end at ' .. say('naive', 'end_to_end_ms', '%.1f ms') ..
-      '. Optimized cuts the array into ' .. k.chunks .. ' chunks, round robin over ' .. k.streams .. ' streams (a colour each); with ' ..
+      '. Optimized cuts the array into ' .. k.chunks .. ' chunks, round robin over ' .. k.streams .. ' streams (a colour each), each ' ..
+      'chunk 1/' .. k.chunks .. ' of the stages its own run recorded (' .. say('optimized', 'h2d_ms', '%.1f ms') .. ', ' ..
+      say('optimized', 'kernel_ms', '%.1f ms') .. ', ' .. say('optimized', 'd2h_ms', '%.1f ms') .. '); with ' ..
       say('optimized', 'copy_engines', '%.0f') .. ' copy engines one uploads while the SMs compute and another downloads, ' ..
       'and the model ends at ' .. string.format('%.1f ms', ends[2]) .. ', bound by the uploads in a row; its profiled run measured ' ..
       say('optimized', 'end_to_end_ms', '%.1f ms') .. ' against its stages\' sum of ' .. say('optimized', 'stages_sum_ms', '%.1f ms') ..
@@ -770,16 +792,17 @@ local DIAGRAMS = {
     local function at_once(prog, fmt)
       return math.floor(ev.kernels_at_once[prog] + 0.5) == 1 and 'one kernel at a time' or say(prog, 'kernels_at_once', fmt) .. ' kernels at once'
     end
-    local COLOR = {'#d1603d', '#2a6fb0'}
+    local COLOR, SHADE = {'#d1603d', '#2a6fb0'}, {'#e3a08a', '#8fb8e0'}
     for p, prog in ipairs({'naive', 'optimized'}) do
       -- Kernel i of n starts at i * (span - L) / (n - 1): the recorded span, each kernel the
       -- recorded mean length L, so that the lengths over the span are the recorded kernels at once.
       local L, span, boxes = ev.kernel_us[prog] / 1e3, ev.span_us[prog] / 1e3, {}
       for i = 0, k.kernels - 1 do
         local x0 = i * (span - L) / math.max(k.kernels - 1, 1)
-        boxes[#boxes + 1] = {x0, x0 + L, k.kernels - i, COLOR[p]}
+        boxes[#boxes + 1] = {x0, x0 + L, k.kernels - i, i % 2 == 1 and SHADE[p] or COLOR[p]}
       end
-      panels[p] = {boxes = boxes, half = 0.5, yrange = {0.4, k.kernels * 1.22}, ytics = {{'kernel 1', k.kernels}, {'kernel ' .. k.kernels, 1}},
+      -- Each kernel a thin bar, every other one a lighter shade: side by side, each still its own.
+      panels[p] = {boxes = boxes, half = 0.3, yrange = {0.4, k.kernels * 1.22}, ytics = {{'kernel 1', k.kernels}, {'kernel ' .. k.kernels, 1}},
         title = prog .. (p == 1 and ', one stream: ' or ', ' .. k.streams .. ' streams: ') .. at_once(prog, '%.1f'),
         marks = {{span, (p == 1 and 'all end at ' or 'all ' .. k.kernels .. ' end at ') .. say(prog, 'span_us', '%.2f ms', 1e-3), k.kernels * 1.12, 0.6}},
         own = p == 2} -- the optimized program's span, a sliver of naive's, on its own axis
@@ -795,7 +818,8 @@ local DIAGRAMS = {
       '. Optimized launches kernel k into stream k of ' .. k.streams .. ': side by side, ' .. at_once('optimized', '%.1f') ..
       ', all done at ' .. say('optimized', 'span_us', '%.2f ms', 1e-3) .. '. Each kernel starts at an even share of the ' ..
       'recorded span less its length, so that the lengths over the span are the kernels at once the GPU\'s clock recorded; the starts ' ..
-      'are a model, not drawn by hand. The optimized panel has a time axis of its own (on naive\'s it would be a sliver).', svg, drawn)
+      'are a model, not drawn by hand. The lengths and spans are those of the profiled run that recorded them (the evidence), not ' ..
+      'the results table\'s medians of the timed runs. The optimized panel has a time axis of its own (on naive\'s it would be a sliver).', svg, drawn)
   end,
   ['06'] = function(c)
     -- One 4-byte float per thread-load (the DRAM bytes read per element), one load in flight per

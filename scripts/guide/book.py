@@ -31,6 +31,9 @@ library, or a configuration such as "optimized[--min-blocks 4]".
                            "speedup", "check": "pass|fail", "stale", "source_hash"}]}],
     "results_table": {"columns": ["GPU", "variant", ...], "lines": [["H200", "naive", ...]]} | null,
                                 # the README's results table, cells in markdown (render.results_table)
+    "host_figures": [{"label": "one cudaMalloc call", "unit": "us",     # host-bound chapters:
+                      "values": [{"gpu", "short", "value", "host": "CPU, N cores" | null}]}],
+                                # what `make doctor` compares (book.host_figures)
     "sweeps": [{"gpu", "name", "stale", "rows": [{"variant", "knobs", "median_us",
                 "noise_pct", "rate", "rate_unit", "pct_roof", "vs_default", "check"}]}],
     "chart": {"field": "rate" | "median_us", "unit": "GB/s" | null,
@@ -89,6 +92,7 @@ import os
 import re
 
 from . import evidence as ev
+from . import doctor
 from . import render
 from .model import ROOT, ResultsError, VARIANTS, number, read_text, rel
 
@@ -319,6 +323,24 @@ def guide_anchors(toc):
     return urls
 
 
+def host_figures(data, c):
+    """What a host-bound chapter's speedup depends on beyond the GPU (doctor.DEPENDS, the
+    figures `make doctor` compares with the user's machine), as each GPU's run recorded it, with
+    the host it ran on: [{"label", "unit", "values": [{"gpu", "short", "value", "host"}]}]."""
+    out = []
+    for f in doctor.DEPENDS.get(c.number, []):
+        values = []
+        for slug in data.results:
+            rows = data.chapter_rows(slug, c.number)
+            v = doctor.figure(data, slug, f, c.number)
+            if rows and v is not None:
+                values.append({"gpu": slug, "short": short(rows[0]["gpu"]), "value": v,
+                               "host": rows[0]["host"] or None})
+        if values:
+            out.append({"label": f.label, "unit": f.unit, "values": values})
+    return out
+
+
 def chapter_doc(data, c, guide=(None, None)):
     doc = {"nn": c.nn, "number": c.number, "slug": c.slug, "part": c.part, "guide": c.guide,
            "guide_url": guide[0], "guide_heading": guide[1], "title": c.readme_title(), "status": c.status,
@@ -343,6 +365,7 @@ def chapter_doc(data, c, guide=(None, None)):
     doc["results"] = [x for x in (chapter_results(data, c, s) for s in data.results) if x]
     table = render.results_table(data, c)
     doc["results_table"] = table and {"columns": table[0], "lines": table[1]}
+    doc["host_figures"] = host_figures(data, c)
     doc["sweeps"] = [x for x in (chapter_sweeps(data, c, s) for s in data.sweeps) if x]
     doc["chart"] = chart(doc["results"])
     doc["sweep_chart"] = sweep_chart(data, c, doc["results"])
