@@ -228,7 +228,6 @@ local function comment_of(b) -- "listing: naive.cu kernel" for <!-- listing: nai
   return b.t == 'RawBlock' and b.format == 'html' and b.text:match('^%s*<!%-%-%s*(.-)%s*%-%->%s*$')
 end
 
-local function fmt1(x) return x and ftoa(x, 1) or '—' end
 local function join(t, sep) local o = {}; for k, v in ipairs(t or {}) do o[k] = md_escape(v) end; return table.concat(o, sep or ', ') end
 local function range(t) return t and (t[1] == t[2] and tostring(t[1]) or (t[1] .. '–' .. t[2])) or '—' end
 local function gpu_name(slug) for _, g in ipairs(DATA.gpus) do if g.slug == slug then return g.short end end; return slug end
@@ -264,7 +263,7 @@ local function record_block(c, kind, summary, blocks)
   return pandoc.Div(inner, pandoc.Attr(kind .. '-' .. c.nn, {'record'}, {{'chapter', c.nn .. '. ' .. c.title}, {'what', summary}}))
 end
 
--- The results (the book's layout of the data's rows), their context, then the chart.
+-- The results (the README's table), the host figures of a host-bound chapter, each GPU's context, then the chart.
 local function results_section(c)
   local out = pandoc.List()
   if #c.results == 0 then
