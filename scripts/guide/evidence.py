@@ -410,7 +410,8 @@ def read_spec(chapter):
         for key in ("id", "says", "holds") + (("part", "whole") if shared else ("value",)):
             if not isinstance(c.get(key), str) or not c[key].strip():
                 raise ResultsError(f"{what}: '{key}' is missing (a string)")
-        extra = set(c) - {"id", "says", "value", "holds", "part", "whole", "symmetric"}
+        extra = set(c) - {"id", "says", "value", "holds", "part", "whole", "symmetric",
+                          "observation"}
         if extra:
             raise ResultsError(f"{what}: unknown key(s) {', '.join(sorted(extra))}")
         if shared and "value" in c:
@@ -419,6 +420,10 @@ def read_spec(chapter):
         if "symmetric" in c and (not isinstance(c["symmetric"], str) or not c["symmetric"].strip()):
             raise ResultsError(f"{what}: 'symmetric' is the reason the claim holds both ways "
                                "(a sentence)")
+        if "observation" in c and (not isinstance(c["observation"], str)
+                                   or not c["observation"].strip()):
+            raise ResultsError(f"{what}: 'observation' is the reason the claim is no prediction, "
+                               "though its commit precedes its numbers (a sentence)")
         if any(x["id"] == c["id"] for x in spec["claims"]):
             raise ResultsError(f"{what}: the id is used twice")
         c = dict(c, _key=history.claim_key(c))
@@ -640,6 +645,12 @@ def claim_kind(data, number, claim):
     reads was recorded on any GPU (for a redesigned chapter: for its current sources;
     scripts/guide/history.py)."""
     if "_kind" in claim:
+        return claim["_kind"]
+    if "observation" in claim:
+        # The author's word that the claim's numbers were known when it was written (measured
+        # by hand, say): the dates cannot show that, so the claim says so; it only ever demotes.
+        claim["_kind"] = {"kind": OBSERVATION, "committed": None, "first_recorded": None,
+                          "why": claim["observation"]}
         return claim["_kind"]
     h = history.history()
     if not h.available:

@@ -100,7 +100,9 @@ sed -i 's/^holds = "naive >= 1.5 \* optimized"$/holds = "naive >= 1.45 * optimiz
     "$(ls -d "$d"/chapters/29-*)/evidence.toml"
 git -C "$d" commit -qam later
 claims "$d"; read -r m1 o1 < <(counts)
-if [ "${o0:-x}" = 0 ] && grep -q "^PASS: chapter 29 claim instructions on .*\[observation\]$" "$tmp/out" \
+# Before the edit the only observations are the claims that declare themselves one, on each GPU.
+declared=$(( $(cat chapters/*/evidence.toml | grep -c '^observation = ') * $(ls results/*.csv | wc -l) ))
+if [ "${o0:-x}" = "$declared" ] && grep -q "^PASS: chapter 29 claim instructions on .*\[observation\]$" "$tmp/out" \
     && [ "$m1" -lt "$m0" ] && [ "$o1" -gt 0 ] && [ $((m0 + o0)) -eq $((m1 + o1)) ]; then
     pass "a claim changed after its evidence is an observation, not a held prediction ($m0 -> $m1 predictions held)"
 else failed "mechanism/observation: before ${m0:-?}/${o0:-?}, after ${m1:-?}/${o1:-?}"; grep "29 claim instructions" "$tmp/out" | head -n 2; fi
@@ -116,6 +118,19 @@ claims "$d"
 if [ "${m3:-x}" = "$m1" ] && grep -qE "^(PASS|FAIL): chapter 29 claim instructions on .*\\[mechanism\\]$" "$tmp/out"; then
     pass "a redesigned chapter's claims count as predictions until its new sources are measured; an edit alone does not"
 else failed "redesigned: after the edit ${m3:-?} predictions (want $m1)"; grep "29 claim instructions" "$tmp/out" | head -n 2; fi
+# A claim whose author says its numbers were known when it was written ('observation'): an
+# observation whatever the dates say, and never counted as a held prediction; the key must say why.
+e=$tmp/declared; copy "$e" 2020-01-01T00:00:00Z
+sed -i '/^holds = "naive >= 1.5 \* optimized"$/a observation = "planted: measured by hand first"' \
+    "$(ls -d "$e"/chapters/29-*)/evidence.toml"
+claims "$e"; read -r m2 o2 < <(counts)
+if grep -q "^PASS: chapter 29 claim instructions on .*\[observation\]$" "$tmp/out" && [ "$m2" -lt "$m0" ]; then
+    pass "a claim declared an observation is one, though committed before its numbers ($m0 -> $m2 predictions held)"
+else failed "declared observation: ${m2:-?} predictions (want fewer than $m0)"; grep "29 claim instructions" "$tmp/out" | head -n 2; fi
+sed -i 's/^observation = "planted: measured by hand first"$/observation = " "/' "$(ls -d "$e"/chapters/29-*)/evidence.toml"
+claims "$e"
+if [ "$(cat "$tmp/rc")" != 0 ] && grep -q "'observation' is the reason" "$tmp/out"; then pass "an 'observation' without its reason is refused"
+else failed "an empty 'observation' was taken"; tail -n 2 "$tmp/out"; fi
 # Without history (a shallow clone, a tarball) each claim takes the kind results/claims/kinds.csv
 # records for its current text; without that record, every claim is an observation.
 rm -rf "$d/.git"
