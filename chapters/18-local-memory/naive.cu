@@ -27,8 +27,6 @@ __global__ void histogram_kernel(uint8_t *out, const uint32_t *in, long n)
 }
 // [kernel]
 
-typedef void (*histogram_fn)(uint8_t *, const uint32_t *, long);
-
 static histogram_fn kernel_for(int bins)
 {
     switch (bins) { /* the knob admits only these */
@@ -43,7 +41,8 @@ static histogram_fn kernel_for(int bins)
 static void run(void *data, cudaStream_t s)
 {
     struct localmem *h = (struct localmem *)data;
-    kernel_for(h->bins)<<<localmem_grid(h->n), BLOCK, 0, s>>>(h->out, h->in, h->n);
+    histogram_fn k = kernel_for(h->bins);
+    k<<<localmem_grid(h->n), BLOCK, 0, s>>>(h->out, h->in, h->n);
     CHECK_LAUNCH();
 }
 

@@ -26,6 +26,10 @@ struct localmem {
 
 extern const struct problem PROBLEM;
 
+/* A kernel instance of either program: kernel_for (and, optimized with
+ * --packed 1, packed_for) picks one for --bins. */
+typedef void (*histogram_fn)(uint8_t *, const uint32_t *, long);
+
 static inline unsigned localmem_grid(long n) { return (unsigned)((n + BLOCK - 1) / BLOCK); }
 
 #endif

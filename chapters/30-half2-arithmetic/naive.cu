@@ -1,8 +1,11 @@
 /* Chapter 30, naive: CHAINS __half values per thread, each its own Horner
- * chain. Each step is one fused multiply-add in half precision; the hardware
- * executes it as an HFMA2 instruction with one of its two lanes in use (the
- * operands read as .H0_H0 in SASS), so each instruction does half the work it
- * could. */
+ * chain, one fused multiply-add in half precision (__hfma) per step. The
+ * hardware's fp16 instruction is the paired HFMA2; a scalar __hfma alone is
+ * an HFMA2 with one lane in use. Here, though, the four chains are
+ * independent straight-line code, and ptxas packs two of them into each
+ * HFMA2 itself (the recorded SASS holds one HFMA2 per two scalar steps), all
+ * on the FMA pipe. What the written pairs of optimized.cu change is in its
+ * comment. */
 #include "problem.h"
 #include "cuda_check.h"
 

@@ -1,7 +1,12 @@
 /* Chapter 30, optimized: CHAINS __half2 pairs per thread, each its own Horner
- * chain. Each step is one HFMA2 that computes both values' multiply-adds, so
- * the same work takes half the instructions. The arithmetic of each lane is
- * exactly that of the scalar program: the results are the same bits. */
+ * chain. Each step is one __hfma2 over both values of a pair: the pairs are
+ * written, not left to the compiler. ptxas forms pairs from the naive
+ * program's scalar chains too, so the instructions per value are about the
+ * same; what differs is where they go: the written pairs' HFMA2s are spread
+ * over the FMA pipe and the HFMA2.MMA form on a second pipe, the pairs ptxas
+ * forms stay on the FMA pipe (the recorded SASS and pipe counters). The
+ * arithmetic of each lane is exactly that of the scalar program: the results
+ * are the same bits. */
 #include "problem.h"
 #include "cuda_check.h"
 

@@ -247,7 +247,10 @@ const struct problem PROBLEM = {
     .knobs = {{"degree", "degree of the polynomial: fused multiply-adds per element", 256, 8,
                MAX_DEGREE, 0, KNOB_POWER_OF_TWO}},
     .nknobs = 1,
-    .test_options = {"--degree 8", "--degree 32", "--degree 64", "--degree 128"},
+    /* Every degree the knob admits (powers of two, 8 to 256), the default 256
+     * aside: each is its own instance of the kernel (kernel_for), so each is
+     * checked. */
+    .test_options = {"--degree 8", "--degree 16", "--degree 32", "--degree 64", "--degree 128"},
     .timing = TIME_KERNEL,
     .metric = METRIC_FP16,
     /* The pipes an HFMA2 can go to: the FMA pipe (and its heavy half) for
