@@ -6,6 +6,14 @@
 
 #define BLOCK_X 32
 #define BLOCK_Y 8
+/* Output pixels per thread, in one column, BLOCK_Y rows apart: a block covers a tile of
+ * BLOCK_X x TILE_Y pixels. Each thread issues the reads of all its pixels before it uses the
+ * first, so that PIXELS fetches per thread are in flight at once (the guide's 5.2.3,
+ * "Multiprocessor Level": independent instructions hide latency). With one pixel per thread
+ * the 2048 threads an SM holds keep about 15 KB of DRAM traffic in flight, half of the about
+ * 32 KB an H200 needs to stream at its copy rate (evidence.toml's prediction). */
+#define PIXELS 4
+#define TILE_Y (BLOCK_Y * PIXELS)
 
 /* Output pixel (x, y) samples the source image at (u, v): the pixel's
  * offset from the centre, rotated by --angle degrees, plus the centre. */
@@ -22,6 +30,7 @@ struct warp {
     size_t pitch;          /* bytes per source row */
     float *out;            /* device output, n x n, dense */
     float *h_in;           /* host source, dense */
+    size_t sampled;        /* source texels that some output pixel blends (bytes()) */
     cudaTextureObject_t tex; /* optimized.cu's texture over `in` */
     int texture;           /* 1: the program filters in the texture unit (its check_rule) */
 };
@@ -53,9 +62,15 @@ static __host__ __device__ inline void source_of(const struct rotation *r, int x
 #endif
 }
 
+/* One block per tile, the last tile row and column partly outside the image when n is not a
+ * multiple of the tile: the kernels' guards (x < n, and y < n for each pixel) cover it. */
 static inline dim3 warp_grid(int n)
 {
-    return dim3((unsigned)((n + BLOCK_X - 1) / BLOCK_X), (unsigned)((n + BLOCK_Y - 1) / BLOCK_Y));
+#ifdef PLANT_GRID_FLOOR
+    return dim3((unsigned)((n + BLOCK_X - 1) / BLOCK_X), (unsigned)(n / TILE_Y));
+#else
+    return dim3((unsigned)((n + BLOCK_X - 1) / BLOCK_X), (unsigned)((n + TILE_Y - 1) / TILE_Y));
+#endif
 }
 
 #endif
