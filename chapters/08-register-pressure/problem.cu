@@ -28,6 +28,17 @@ static size_t host_bytes(const struct config *c)
 
 static void *create(const struct config *c)
 {
+    /* The samples are steps x n floats, in[t * n + i]. Kept under 2^31 (the
+     * coefficients and states, STAGES x n <= 2^30, already are), so that no
+     * index the kernels form can wrap, even an int one: a size and --steps
+     * past it is refused here, before anything is allocated, rather than run
+     * where no test reaches (the 2^31 check of tests/run.sh keys on
+     * max_size). */
+    if ((double)c->size * (double)c->knob[KNOB_STEPS] > 2147483648.0) {
+        fprintf(stderr, "error: --size %ld with --steps %ld: signals x steps must be at most 2^31 "
+                "(2147483648) samples\n", c->size, c->knob[KNOB_STEPS]);
+        exit(EXIT_USAGE);
+    }
     struct cascade *t = (struct cascade *)calloc(1, sizeof *t);
     t->n = c->size;
     t->steps = (int)c->knob[KNOB_STEPS];

@@ -51,11 +51,18 @@ static void *create(const struct config *c)
     t->pad = (int)c->knob[KNOB_PAD];
     t->offset = (int)c->knob[KNOB_OFFSET];
     t->h_in = (unsigned char *)host_alloc((size_t)t->n);
-    /* Random bytes, eight per draw: one pass over the image. */
+    /* Random bytes, eight per draw: one pass over the image. Never 0 (a 0
+     * becomes 1), so that no correct pixel of the negative is 255 - 0 = 0xFF,
+     * the byte poison (poison_device): a pixel left unwritten always fails,
+     * where with 0 among the inputs it would pass at 1 pixel in 256. */
     uint64_t state = c->seed * 0x9E3779B97F4A7C15ULL + 16;
     for (long i = 0; i < t->n; i += 8) {
         uint64_t r = rng_next(&state);
-        memcpy(t->h_in + i, &r, t->n - i < 8 ? (size_t)(t->n - i) : 8);
+        long m = t->n - i < 8 ? t->n - i : 8;
+        for (long j = 0; j < m; j++) {
+            unsigned char b = (unsigned char)(r >> (8 * j));
+            t->h_in[i + j] = b ? b : 1;
+        }
     }
     return t;
 }

@@ -29,6 +29,19 @@ static size_t host_bytes(const struct config *c) { return 3 * image_bytes(c); }
 
 static void *create(const struct config *c)
 {
+    /* Every float of an image, padding included, is at most 2^31 - 1 floats
+     * from its start (the kernels' r * row_floats + column), so that no index
+     * wraps even where a row offset is an int: rows x (the row rounded up to
+     * the largest pitch alignment, 512 bytes) at most 2^31 floats, 8 GiB an
+     * image. Larger images are refused here, before anything is allocated,
+     * rather than run where no test reaches (the 2^31 check of tests/run.sh
+     * keys on max_size, which counts rows). */
+    size_t padded_floats = ((size_t)c->knob[KNOB_COLS] * sizeof(float) + 511) / 512 * 512 / sizeof(float);
+    if ((double)c->size * (double)padded_floats > 2147483648.0) {
+        fprintf(stderr, "error: --size %ld with --cols %ld: rows x the padded row (%zu floats) must be "
+                "at most 2^31 (2147483648) floats\n", c->size, c->knob[KNOB_COLS], padded_floats);
+        exit(EXIT_USAGE);
+    }
     struct filter *t = (struct filter *)calloc(1, sizeof *t);
     t->rows = c->size;
     t->cols = (int)c->knob[KNOB_COLS];
@@ -41,6 +54,12 @@ static void *create(const struct config *c)
 void filter_upload(struct filter *t)
 {
     size_t row = (size_t)t->cols * sizeof(float);
+    /* create()'s bound, for the pitch the driver gave (never seen above 512). */
+    if ((double)t->rows * (double)(t->pitch / sizeof(float)) > 2147483648.0) {
+        fprintf(stderr, "error: %ld rows at a pitch of %zu bytes: more than 2^31 floats an image\n",
+                t->rows, t->pitch);
+        exit(EXIT_USAGE);
+    }
     /* A row's last vector load may reach into the padding a pitch adds. Its
      * values never reach an output pixel, but reading memory nothing wrote is
      * a bug all the same (compute-sanitizer's initcheck reports it): zero it. */

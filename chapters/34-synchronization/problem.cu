@@ -97,6 +97,11 @@ static int check(void *data, struct check_report *rep)
     CUDA_CHECK(cudaMemcpy(got, r->out, bytes, cudaMemcpyDeviceToHost));
     printf("row sums: %ld rows of %ld bytes; row 0: %u on the GPU, %u exact\n", r->rows, r->cols,
            got[0], r->want[0]);
+    /* The pair's grid loops over the rows, grid * DEPTH of them a pass: the
+     * odd size needs more than one pass, so a wrong stride shows. */
+    if (r->grid)
+        printf("row loop: %ld passes of %u blocks x %d rows\n",
+               (r->rows + (long)r->grid * DEPTH - 1) / ((long)r->grid * DEPTH), r->grid, DEPTH);
     check_bytes(got, r->want, (size_t)r->rows, sizeof(unsigned), rep);
     free(got);
     return rep->passed;
@@ -128,9 +133,20 @@ const struct problem PROBLEM = {
     .size_help = "bytes of the matrix (1 GiB: 4M rows of 256)",
     .default_size = 1L << 30,
     .small_size = 100003,
-    .odd_size = 1000001,
+    /* 15,626 rows of 256 (the last one byte long): 2.5 passes of the row
+     * loop's grid * DEPTH rows, 132 SMs x 6 blocks x 8 = 6,336 on the H100
+     * and H200 (two passes on up to 162 SMs), so that every block runs its
+     * loop's later passes; at the default --cols. */
+    .odd_size = 4000001,
     .min_size = 1,
-    .max_size = (1L << 31) - 1, /* the library's row offsets are ints */
+    /* The library's row offsets are ints. The bound also keeps every index
+     * load_rows forms below 2^31, so an int there could not wrap: the rows
+     * the grid visits, padded up to whole groups of DEPTH, end at
+     * ceil(n / (DEPTH * cols)) * DEPTH * cols bytes, and DEPTH * cols (a
+     * power of two up to 2^19) divides 2^31, so n < 2^31 puts that end at
+     * 2^31 or below. Past 2^31 an int index would wrap; the 2^31 run of
+     * tests/run.sh would then be needed, and it needs max_size >= 2^31. */
+    .max_size = (1L << 31) - 1,
     .knobs = {{"cols", "bytes in a row, each row one block reduction (a power of two, "
                "at least 256: every thread of the block holds a share of every row)", 256, 256,
                65536, 0, KNOB_POWER_OF_TWO}},

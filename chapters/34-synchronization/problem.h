@@ -53,6 +53,9 @@ static __device__ __forceinline__ void load_rows(unsigned v[DEPTH], const unsign
         unsigned char b[DEPTH];
 #pragma unroll
         for (int d = 0; d < DEPTH; d++) {
+            /* Rows r0 + d past the last (r0 + d >= rows) give i >= n and
+             * count 0. Every i, theirs included, is below 2^31 at the sizes
+             * the program accepts (problem.cu, max_size). */
             long i = (r0 + d) * cols + k;
             b[d] = i < n ? in[i] : 0;
         }
