@@ -2,9 +2,9 @@
  * buffers do. Its pages may move or be swapped out, so the GPU's copy engine
  * may not read them: the driver's CPU thread copies the data, a chunk at a
  * time, into page-locked buffers of its own, and the DMA reads from there.
- * cudaMemcpyAsync from such memory returns only once that CPU copy is done
- * (the Runtime API's "API synchronization behavior"): being asynchronous
- * does not hide it. */
+ * Host to device, cudaMemcpyAsync from such memory returns only once that CPU
+ * copy is done (the Runtime API's "API synchronization behavior"): being
+ * asynchronous does not hide it. */
 #include "problem.h"
 #include "cuda_check.h"
 
