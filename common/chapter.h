@@ -121,6 +121,23 @@ struct problem {
     double (*bytes)(const void *data);
     double (*flops)(const void *data);
     void (*destroy)(void *data);
+
+    /* Optional, for host-orchestrated programs (timing TIME_REGION), whose run is not checked
+     * from a captured graph: with poison_on set, `make test` (GUIDE_CAPTURE=1) checks once more with
+     * the program's stream held shut at first (common/driver.cu, ordered_run), so that only the
+     * program's own stream and event edges order its work before the check reads.
+     *   watch: a 32-bit word (device memory, or pinned host memory, which a kernel reads
+     *     through the same pointer) that the run's work writes early, poisoned to 0xFFFFFFFF by
+     *     poison(); NULL where there is none.
+     *   poison_on: poison every output the run writes (as poison() does) by work queued on
+     *     stream s (poison_async, cudaMemsetAsync, cudaLaunchHostFunc), so that it lands after
+     *     everything queued on s before it and before everything queued after it. */
+    const unsigned *(*watch)(void *data);
+    void (*poison_on)(void *data, cudaStream_t s);
+    /* 1: the run is stream work alone (no synchronous call), so that the check also runs it
+     * from a graph captured on its stream (captured_run) although it is timed on the host
+     * clock: a side stream not joined back then fails cudaStreamEndCapture (chapter 02). */
+    int capture_region;
 };
 
 /* One program of the pair (or the library bar). */
@@ -142,6 +159,10 @@ struct variant {
 #ifndef SOURCE_HASH
 #define SOURCE_HASH "unknown"
 #endif
+/* Fill bytes at p (device memory, or pinned host memory) with 0xFF, by a kernel queued on s:
+ * the stream-ordered poison of a problem's poison_on. */
+void poison_async(void *p, size_t bytes, cudaStream_t s);
+
 int run_variant_hashed(int argc, char **argv, const struct problem *p, const struct variant *v,
                        const char *source_hash);
 #define run_variant(argc, argv, p, v) run_variant_hashed((argc), (argv), (p), (v), SOURCE_HASH)

@@ -163,7 +163,8 @@ static void knob_text(const struct problem *p, const struct config *c, char *out
  * alone, check. A device-wide synchronization here would hide a missing join of a non-blocking
  * side stream (a cudaStreamWaitEvent left out). Work put on the legacy default stream, which
  * the check's own cudaMemcpy waits for, and a missing fork pass here: the captured run
- * (captured_run, kernel-timed programs) is what catches them; tests/check-audit.md, K3. */
+ * (captured_run, kernel-timed programs) and the ordered run (ordered_run, host-orchestrated
+ * programs) are what catch them; tests/check-audit.md, K3. */
 static int checked_run(const struct problem *p, const struct variant *v, void *data,
                        cudaStream_t s, struct check_report *rep, int profiled)
 {
@@ -240,26 +241,135 @@ static int captured_run(const struct problem *p, const struct variant *v, void *
     return rep->passed;
 }
 
+/* The ordered run (GUIDE_CAPTURE=1, host-orchestrated programs whose problem sets watch and
+ * poison_on): the check once more with the program's stream s held shut at first, so that only
+ * the program's own stream and event edges order its work. Neither of the runs above can show
+ * such a fault: checked_run queues nothing on s before the run, so a side stream that forgets
+ * to wait for s (a dropped fork) loses nothing, and the check's own cudaMemcpy, on the legacy
+ * stream, waits for work put on the legacy stream by mistake.
+ *
+ * On s, before the run: gate_kernel, which spins until the problem's watched output word
+ * changes from its poison or ORDER_WAIT_NS has passed, then the problem's poison_on, which
+ * poisons the outputs again in s's order. In a correct program everything the run does is
+ * ordered after those two, so nothing it does can write the watched word while the gate
+ * spins: the gate always waits out its time, the outputs are poisoned, the run overwrites
+ * them, and the check passes. Work that is not ordered after s's earlier work (a side stream
+ * never made to wait for s, a copy or kernel on the legacy stream, which a non-blocking s does
+ * not synchronize with) runs while the gate spins. When it writes the watched word, the gate
+ * sees it, records that it did, and only then ends; the poison that follows in s's order lands
+ * on that word after the stray write, and nothing writes it again. Both make the run fail:
+ * the gate's record alone (a correct program cannot set it), and the check, which reads the
+ * poison there. This is not a race between the stray work and anything of the harness: the
+ * gate does not stop after a time the stray work must beat, it stops when it has seen the
+ * stray write. The one condition is that the stray work writes the watched word within
+ * ORDER_WAIT_NS at all, while nothing else holds the GPU: the stray work of the chapters that
+ * use this (a chunk of chapter 02, the first iteration of chapter 36, the first megabytes of
+ * chapter 13's copy) takes well under a millisecond at the test sizes, so 100 ms leaves it a
+ * margin of over 100 times, enough for the GPU's time slices among the test suite's
+ * processes. A correct program pays the 100 ms once per ordered run.
+ *
+ * After the run the driver waits for s alone, as checked_run does. A join left out is not a
+ * stray write this gate can see (the side streams start after it, as they should): the
+ * captured run of a problem with capture_region catches that one, as it does for the kernel-
+ * timed programs. */
+static const unsigned long long ORDER_WAIT_NS = 100000000ull; /* 100 ms */
+
+__global__ void gate_kernel(const unsigned *watch, unsigned long long wait_ns, unsigned *seen)
+{
+    unsigned long long t0, t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+    do {
+        /* A volatile load is a relaxed load at system scope (PTX ISA, ld.volatile): it sees a
+         * write by a copy engine or by another kernel once it is visible, in device memory or
+         * in pinned host memory alike. */
+        if (watch && *(const volatile unsigned *)watch != 0xFFFFFFFFu) {
+            *seen = 1;
+            return;
+        }
+        __nanosleep(1000);
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    } while (t - t0 < wait_ns);
+}
+
+__global__ void poison_kernel(unsigned char *p, size_t bytes)
+{
+    size_t stride = (size_t)gridDim.x * blockDim.x;
+    size_t words = ((size_t)p % 4 == 0) ? bytes / 4 : 0;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < words; i += stride)
+        ((unsigned *)p)[i] = 0xFFFFFFFFu;
+    for (size_t i = words * 4 + (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < bytes;
+         i += stride)
+        p[i] = 0xFF;
+}
+
+void poison_async(void *p, size_t bytes, cudaStream_t s)
+{
+    if (bytes == 0)
+        return;
+    poison_kernel<<<1024, 256, 0, s>>>((unsigned char *)p, bytes);
+    CHECK_LAUNCH();
+}
+
+static int ordered_run(const struct problem *p, const struct variant *v, void *data,
+                       cudaStream_t s, struct check_report *rep)
+{
+    unsigned *seen, seen_h = 0;
+    CUDA_CHECK(cudaMalloc((void **)&seen, sizeof *seen));
+    CUDA_CHECK(cudaMemset(seen, 0, sizeof *seen));
+    p->poison(data);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    gate_kernel<<<1, 1, 0, s>>>(p->watch ? p->watch(data) : NULL, ORDER_WAIT_NS, seen);
+    CHECK_LAUNCH();
+    p->poison_on(data, s);
+    v->run(data, s);
+    CUDA_CHECK(cudaStreamSynchronize(s));
+    p->check(data, rep);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaMemcpy(&seen_h, seen, sizeof seen_h, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaFree(seen));
+    if (seen_h) {
+        printf("check: the program's work wrote its output while its stream was still held "
+               "before the run: work not ordered after the stream (a side stream not made to "
+               "wait for it, a copy or kernel on the legacy stream)\n");
+        rep->passed = 0;
+    }
+    return rep->passed;
+}
+
 /* The check runs the configuration as the timed loop does: twice in one process on the same
  * buffers, the outputs poisoned before each, so that state a run leaves behind (a counter or
- * a queue not reset, a buffer freed too early) fails the second check; with GUIDE_CAPTURE=1 a
- * third run from a graph captured on the stream (captured_run). The report printed is the first
+ * a queue not reset, a buffer freed too early) fails the second check; with GUIDE_CAPTURE=1
+ * the ordered run (ordered_run, host-orchestrated problems that opt in) and the run from a
+ * graph captured on the stream (captured_run, kernel-timed programs and problems that opt in). The report printed is the first
  * failing run's, or the last run's. */
 static int verify(const struct problem *p, const struct variant *v, void *data,
                   cudaStream_t s, struct check_report *rep)
 {
     const char *capture = getenv("GUIDE_CAPTURE");
-    int runs = capture && strcmp(capture, "1") == 0 && p->timing == TIME_KERNEL ? 3 : 2;
+    int on = capture && strcmp(capture, "1") == 0;
+    /* The runs in order: 1 and 2 checked_run; with GUIDE_CAPTURE=1, 3 the ordered run where
+     * the problem sets poison_on (host-orchestrated chapters), 4 the captured run where the
+     * program is kernel-timed or its problem sets capture_region. */
+    int kinds[4] = {1, 1, 0, 0}, runs = 2;
+    if (on && p->poison_on)
+        kinds[runs++] = 3;
+    if (on && (p->timing == TIME_KERNEL || p->capture_region))
+        kinds[runs++] = 4;
     for (int run = 1; run <= runs; run++) {
+        int kind = kinds[run - 1];
         evidence_mute(run > 1);
-        int ok = run < 3 ? checked_run(p, v, data, s, rep, run == 1)
-                         : captured_run(p, v, data, s, rep);
+        int ok = kind == 1 ? checked_run(p, v, data, s, rep, run == 1)
+               : kind == 3 ? ordered_run(p, v, data, s, rep)
+                           : captured_run(p, v, data, s, rep);
         evidence_mute(0);
         if (!ok) {
             if (run == 2)
                 printf("check: the second run on the same buffers failed (the first passed): "
                        "state left by the first run?\n");
-            if (run == 3)
+            if (kind == 3)
+                printf("check: the run with the program's stream held before it failed (the "
+                       "direct runs passed): work outside the stream's order?\n");
+            if (kind == 4)
                 printf("check: the run captured from the program's stream failed (the direct "
                        "runs passed): work outside the stream's order?\n");
             break;

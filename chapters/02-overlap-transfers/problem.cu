@@ -72,6 +72,20 @@ static void poison(void *data)
     memset(p->h_out, 0xFF, array_bytes(p->n));
 }
 
+/* The ordered run (common/driver.cu, ordered_run): the first word of the host output, which
+ * the download of the first chunk writes, is the word to watch; a chunk whose upload, kernel
+ * and download do not wait for the stream (a fork left out) writes it while the stream is
+ * held. The poison is poison()'s, queued on the stream. */
+static const unsigned *watch(void *data) { return ((struct pipeline *)data)->h_out; }
+
+static void poison_on(void *data, cudaStream_t s)
+{
+    struct pipeline *p = (struct pipeline *)data;
+    poison_async(p->d_in, array_bytes(p->n), s);
+    poison_async(p->d_out, array_bytes(p->n), s);
+    poison_async(p->h_out, array_bytes(p->n), s); /* pinned: a kernel writes it directly */
+}
+
 static int check(void *data, struct check_report *r)
 {
     struct pipeline *p = (struct pipeline *)data;
@@ -206,4 +220,10 @@ const struct problem PROBLEM = {
     .bytes = bytes,
     .flops = flops,
     .destroy = destroy,
+    /* Both programs are stream work alone: checked from a graph captured on the stream too
+     * (a join left out fails the capture), and with the stream held before the run (a fork
+     * left out writes the watched word while it is held). */
+    .watch = watch,
+    .poison_on = poison_on,
+    .capture_region = 1,
 };

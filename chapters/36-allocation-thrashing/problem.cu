@@ -123,6 +123,18 @@ static void poison(void *data)
     poison_device(w->y, buffer_bytes(w->n));
 }
 
+/* The ordered run (common/driver.cu, ordered_run): y's first word, which the first
+ * iteration's consume kernel writes. Kernels put on the legacy stream (which the program's
+ * non-blocking stream does not wait for) write it while the stream is held, before
+ * start_loop's zeroing of y, which then wipes the first iteration's sum there. */
+static const unsigned *watch(void *data) { return ((struct scratch_loop *)data)->y; }
+
+static void poison_on(void *data, cudaStream_t s)
+{
+    struct scratch_loop *w = (struct scratch_loop *)data;
+    poison_async(w->y, buffer_bytes(w->n), s);
+}
+
 static int check(void *data, struct check_report *r)
 {
     struct scratch_loop *w = (struct scratch_loop *)data;
@@ -241,4 +253,6 @@ const struct problem PROBLEM = {
     .bytes = bytes,
     .flops = flops,
     .destroy = destroy,
+    .watch = watch,
+    .poison_on = poison_on,
 };
