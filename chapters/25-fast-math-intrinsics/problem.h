@@ -20,15 +20,20 @@ struct fastmath {
     float *in, *out; /* device input and output */
     float *values;    /* the distinct input values; input i is values[pool.pick[i]] */
     struct pool pool; /* pool-and-pick inputs (common/pool.h) */
-    int intrinsics;  /* 1 if the program calls __sinf and __expf (its check_rule),
-                      * so the check applies their error bounds */
+    int fast_sin;    /* 1 if the program calls __sinf, not sinf (its check_rule) */
+    int fast_exp;    /* 1 if it calls __expf, not expf: the check applies the
+                      * error bounds of the functions called */
+    double *terms_sum; /* per pool value: the sum and the sum of magnitudes of the
+                        * terms as this GPU computes them (problem.cu, summation_of) */
 };
 
 /* What each program declares as the check_rule of its struct variant: the
  * functions it calls, and so the documented error bounds the check applies. */
 enum fastmath_rule {
     RULE_SINF_EXPF = 1,   /* sinf and expf: 2 ulp each */
-    RULE_INTRINSICS = 2   /* __sinf and __expf: 2^-21.41 absolute on [-pi, pi]; 2 + floor(1.173|a|) ulp */
+    RULE_INTRINSICS = 2,  /* __sinf and __expf: 2^-21.41 absolute on [-pi, pi]; 2 + floor(1.173|a|) ulp */
+    RULE_FAST_SIN = 3,    /* __sinf and expf (exercise 3) */
+    RULE_FAST_EXP = 4     /* sinf and __expf (exercise 3) */
 };
 
 extern const struct problem PROBLEM;
@@ -42,7 +47,13 @@ static __device__ __forceinline__ void kahan_add(float *sum, float *comp, float 
 {
     float y = __fsub_rn(t, *comp);
     float s = __fadd_rn(*sum, y);
+#if defined(PLANT_KAHAN_DROPPED) /* planted fault: no compensation, a plain float sum */
+    *comp = 0.0f;
+#elif defined(PLANT_KAHAN_FLIPPED) /* planted fault: the correction added, not removed */
+    *comp = __fsub_rn(y, __fsub_rn(s, *sum));
+#else
     *comp = __fsub_rn(__fsub_rn(s, *sum), y);
+#endif
     *sum = s;
 }
 

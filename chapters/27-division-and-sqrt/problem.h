@@ -24,13 +24,19 @@ struct divsqrt {
     float2 *values;   /* the distinct points; point i is values[pool.pick[i]] */
     struct pool pool; /* pool-and-pick inputs (common/pool.h) */
     int rule;         /* the program's check_rule */
+    int fast_div;     /* 1 if it calls __fdividef, not '/' */
+    int fast_rsqrt;   /* 1 if it calls rsqrtf, not 1.0f / sqrtf */
+    double *terms_sum; /* per pool value: the sum and the sum of magnitudes of the
+                        * terms as this GPU computes them (problem.cu, summation_of) */
 };
 
 /* What each program declares as the check_rule of its struct variant: the
  * operations it uses, and so the documented error bounds the check applies. */
 enum divsqrt_rule {
-    RULE_IEEE = 1,      /* x / y, sqrtf, 1.0f / x: correctly rounded (0.5 ulp) */
-    RULE_INTRINSICS = 2 /* __fdividef 2 ulp for |y| in [2^-126, 2^126]; rsqrtf 2 ulp */
+    RULE_IEEE = 1,       /* x / y, sqrtf, 1.0f / x: correctly rounded (0.5 ulp) */
+    RULE_INTRINSICS = 2, /* __fdividef 2 ulp for |y| in [2^-126, 2^126]; rsqrtf 2 ulp */
+    RULE_FDIVIDEF = 3,   /* __fdividef, and 1.0f / sqrtf (exercise 3) */
+    RULE_RSQRTF = 4      /* x / y, and rsqrtf (exercise 3) */
 };
 
 extern const struct problem PROBLEM;
@@ -44,7 +50,13 @@ static __device__ __forceinline__ void kahan_add(float *sum, float *comp, float 
 {
     float y = __fsub_rn(t, *comp);
     float s = __fadd_rn(*sum, y);
+#if defined(PLANT_KAHAN_DROPPED) /* planted fault: no compensation, a plain float sum */
+    *comp = 0.0f;
+#elif defined(PLANT_KAHAN_FLIPPED) /* planted fault: the correction added, not removed */
+    *comp = __fsub_rn(y, __fsub_rn(s, *sum));
+#else
     *comp = __fsub_rn(__fsub_rn(s, *sum), y);
+#endif
     *sum = s;
 }
 

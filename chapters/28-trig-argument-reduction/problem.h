@@ -23,6 +23,9 @@ struct trigred {
     float2 *values;   /* the distinct oscillators; oscillator i is values[pool.pick[i]] */
     struct pool pool; /* pool-and-pick inputs (common/pool.h) */
     int rule;         /* the program's check_rule */
+    double *terms_sum; /* per pool value, for the cosines then the sines: the sum and
+                        * the sum of magnitudes of the terms as this GPU computes them
+                        * (problem.cu, summation_of) */
 };
 
 /* What each program declares as the check_rule of its struct variant: the
@@ -47,7 +50,13 @@ static __device__ __forceinline__ void kahan_add(float *sum, float *comp, float 
 {
     float y = __fsub_rn(t, *comp);
     float s = __fadd_rn(*sum, y);
+#if defined(PLANT_KAHAN_DROPPED) /* planted fault: no compensation, a plain float sum */
+    *comp = 0.0f;
+#elif defined(PLANT_KAHAN_FLIPPED) /* planted fault: the correction added, not removed */
+    *comp = __fsub_rn(y, __fsub_rn(s, *sum));
+#else
     *comp = __fsub_rn(__fsub_rn(s, *sum), y);
+#endif
     *sum = s;
 }
 
