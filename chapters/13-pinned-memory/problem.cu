@@ -152,32 +152,6 @@ static void poison(void *data)
         poison_device(t->device, t->bytes);
 }
 
-/* The ordered run (common/driver.cu, ordered_run). Host to device: the device buffer's first
- * word, which the copy writes among its first bytes; a copy put on the legacy stream (which the
- * program's non-blocking stream does not wait for, nor it for the stream) writes it while the
- * stream is held. Device to host, the staging buffer may be pageable, which no kernel can
- * read: no word is watched, and the poison is a host function queued on the stream. */
-static const unsigned *watch(void *data)
-{
-    struct transfer *t = (struct transfer *)data;
-    return !t->to_host && t->bytes >= sizeof(unsigned) ? (const unsigned *)t->device : NULL;
-}
-
-static void CUDART_CB poison_staging(void *data)
-{
-    struct transfer *t = (struct transfer *)data;
-    memset(t->staging, 0xFF, t->bytes);
-}
-
-static void poison_on(void *data, cudaStream_t s)
-{
-    struct transfer *t = (struct transfer *)data;
-    if (t->to_host)
-        CUDA_CHECK(cudaLaunchHostFunc(s, poison_staging, t));
-    else
-        poison_async(t->device, t->bytes, s);
-}
-
 /* Compare in the widest words that divide the size: an odd size falls back to
  * single bytes, a large power of two goes eight bytes at a time. */
 static int check(void *data, struct check_report *r)
@@ -254,6 +228,4 @@ const struct problem PROBLEM = {
     .bytes = bytes,
     .flops = flops,
     .destroy = destroy,
-    .watch = watch,
-    .poison_on = poison_on,
 };
