@@ -1090,7 +1090,22 @@ local function streams_diagram(nn, panels, xlabel, key, height)
     for _, e in ipairs(k == 1 and key or {}) do script = script .. ', NaN with boxes lc rgb ' .. gq(e[2]) .. ' title ' .. gq(e[1]) end
     script = script .. '\n'
   end
-  return render_chart('ch' .. nn .. '-streams', script .. 'unset multiplot\n', height, 680), drawn
+  script = script .. 'unset multiplot\n'
+  -- On a phone the key is an entry a line on the canvas above the panels (in the first panel's
+  -- space, as on the page, it left that panel's rows half the height of the others'), and each
+  -- panel's plot an equal share of what the key, the titles and the axes leave (in pixels: a key
+  -- line, a title above a plot, the tick labels under it and the last one's axis label).
+  local ph, n = phone_height(height or 340, 680), #panels
+  local KEY, TITLE, TICS, XLABEL = 18.2, 30, 34, 18
+  local at = #key * KEY + 12
+  local plot_h = (ph - at - n * (TITLE + TICS) - XLABEL - 4) / n
+  local phone = script:gsub('set multiplot layout %d+,1\nset key outside top center horizontal\n',
+      string.format('set multiplot\nset key at screen 0.5,%.4f center top vertical maxrows %d\n', 1 - 4 / ph, #key), 1)
+    :gsub('\nplot %$s(%d+) ', function(k)
+      local top = at + (k - 1) * (TITLE + plot_h + TICS) + TITLE
+      return string.format('\nset tmargin at screen %.4f\nset bmargin at screen %.4f\nplot $s%d ', 1 - top / ph, 1 - (top + plot_h) / ph, tonumber(k))
+    end)
+  return render_chart('ch' .. nn .. '-streams', script, height, 680, phone, ph), drawn
 end
 
 -- Bytes in flight (Little's law): each GPU's programs and sweep rows at the bytes of loads they keep
