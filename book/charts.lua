@@ -26,6 +26,11 @@ local function eod(name, rows, empty) return name .. ' << EOD\n' .. (#rows == 0 
 local function plot_of(clauses) return 'plot ' .. table.concat(clauses, ', \\\n     ') .. '\n' end
 
 local QUEUE = {} -- the charts to draw: names whose script changed
+local function write_file(path, text)
+  local f = io.open(path, 'wb') or fail('cannot write %s', path)
+  f:write(text)
+  f:close()
+end
 
 local render_one
 -- Each chart is drawn twice: for a page or the PDF, and for a phone (NAME-phone.svg, 340 units
@@ -50,9 +55,7 @@ function render_one(name, script, height, width, font)
            'set output ' .. gq(svg) .. '\n' .. script
   if read_file(gp) == script and read_file(pdf) then return svg end -- drawn from this script already
   os.remove(pdf)
-  local f = io.open(gp .. '.new', 'wb') or fail('cannot write %s', gp)
-  f:write(script)
-  f:close()
+  write_file(gp .. '.new', script)
   QUEUE[#QUEUE + 1] = name
   return svg
 end
@@ -65,9 +68,7 @@ local function flush()
   if #QUEUE == 0 then return end
   local list = {}
   for k, n in ipairs(QUEUE) do list[k] = CHARTS .. '/' .. n end
-  local f = io.open(CHARTS .. '/queue', 'wb') or fail('cannot write %s/queue', CHARTS)
-  f:write(table.concat(list, '\n') .. '\n')
-  f:close()
+  write_file(CHARTS .. '/queue', table.concat(list, '\n') .. '\n')
   local out, code = sh('xargs -d "\\n" -n 1 -P "$(nproc 2>/dev/null || echo 2)" sh -c ' .. q(FLUSH_JOB) ..
     ' sh <' .. q(CHARTS .. '/queue'))
   if code ~= 0 then fail('gnuplot or rsvg-convert failed on a chart:\n%s', out) end
@@ -173,7 +174,7 @@ local function sweep_chart(nn, sc)
       if same then return sc.series[sj] end
     end
   end
-  local shifted = 0
+  local shifted, integers = 0, true
   for si, g in ipairs(sc.series) do
     local gi = gpu_index[g.gpu]
     local dx = category and (si - (#sc.series + 1) / 2) * 0.6 / math.max(#sc.series, 1) or 0
@@ -191,6 +192,7 @@ local function sweep_chart(nn, sc)
       end
       rows[#rows + 1] = string.format('%.6g %.6g', x, p[2])
       ymax, xmin, xmax = math.max(ymax, p[2]), math.min(xmin, p[1]), math.max(xmax, p[1])
+      integers = integers and p[1] == math.floor(p[1])
       xs[p[1]] = true
     end
     data[#data + 1] = eod('$s' .. si, rows)
@@ -209,8 +211,6 @@ local function sweep_chart(nn, sc)
   end
   for _, r in ipairs(roofs) do plot[#plot + 1] = r end
   local pad = (xmax - xmin) * 0.03
-  local integers = true
-  for _, g in ipairs(sc.series) do for _, p in ipairs(g.points) do integers = integers and p[1] == math.floor(p[1]) end end
   local xset, phone_xset
   if log2 then
     local t = {}
@@ -406,9 +406,7 @@ local function roofline_script(g, W, H, FONT, FS, phone)
       string.format("set label 'PROBE' at %.6g,%.6g left %s\n", xmin, ymin, font) ..
       string.format('$probe << EOD\n%.6g %.6g\n%.6g %.6g\nEOD\n', xmin, ymin, xmax, ymax) ..
       body:gsub('\n$', '') .. ", \\\n     $probe using 1:2 with points pt 1 notitle\n"
-    local f = io.open(probe_svg .. '.gp', 'wb') or fail('cannot write %s.gp', probe_svg)
-    f:write(script)
-    f:close()
+    write_file(probe_svg .. '.gp', script)
     local out, code = sh('gnuplot ' .. q(probe_svg .. '.gp'))
     if code ~= 0 or out ~= '' then fail('gnuplot failed on the roofline probe %s.gp:\n%s', probe_svg, out) end
     local svg = read_file(probe_svg) or fail('no %s', probe_svg)
