@@ -20,8 +20,17 @@ local function ftoa(x, digits) return string.format('%.' .. digits .. 'f', x) en
 
 local function gq(s) return "'" .. tostring(s):gsub("'", "''") .. "'" end
 local function rgb_int(hex) return tonumber(hex:sub(2), 16) end
+-- A gnuplot data block NAME of ROWS, or of EMPTY where there are none (gnuplot needs a point).
+local function eod(name, rows, empty) return name .. ' << EOD\n' .. (#rows == 0 and empty or table.concat(rows, '\n')) .. '\nEOD' end
+-- A plot command of CLAUSES, a line each.
+local function plot_of(clauses) return 'plot ' .. table.concat(clauses, ', \\\n     ') .. '\n' end
 
 local QUEUE = {} -- the charts to draw: names whose script changed
+local function write_file(path, text)
+  local f = io.open(path, 'wb') or fail('cannot write %s', path)
+  f:write(text)
+  f:close()
+end
 
 local render_one
 -- Each chart is drawn twice: for a page or the PDF, and for a phone (NAME-phone.svg, 340 units
@@ -29,6 +38,8 @@ local render_one
 -- chart fits a 390-px phone's column whole, its text at 11 px or more.
 local PHONE_W = 340
 local function phone_height(h, w) return math.floor(math.max(h * 0.9, h * w / PHONE_W * 0.55)) end
+-- A multiplot of N panels side by side with its panels stacked instead (for a phone).
+local function stacked(script, n) return (script:gsub('set multiplot layout 1,' .. n, 'set multiplot layout ' .. n .. ',1')) end
 local function render_chart(name, script, height, width, phone_script, phone_h)
   local h, w = height or 340, width or 680
   local phone = (phone_script or script):gsub("font ',10'", "font ',11'"):gsub("font ',9'", "font ',11'")
@@ -44,9 +55,7 @@ function render_one(name, script, height, width, font)
            'set output ' .. gq(svg) .. '\n' .. script
   if read_file(gp) == script and read_file(pdf) then return svg end -- drawn from this script already
   os.remove(pdf)
-  local f = io.open(gp .. '.new', 'wb') or fail('cannot write %s', gp)
-  f:write(script)
-  f:close()
+  write_file(gp .. '.new', script)
   QUEUE[#QUEUE + 1] = name
   return svg
 end
@@ -59,9 +68,7 @@ local function flush()
   if #QUEUE == 0 then return end
   local list = {}
   for k, n in ipairs(QUEUE) do list[k] = CHARTS .. '/' .. n end
-  local f = io.open(CHARTS .. '/queue', 'wb') or fail('cannot write %s/queue', CHARTS)
-  f:write(table.concat(list, '\n') .. '\n')
-  f:close()
+  write_file(CHARTS .. '/queue', table.concat(list, '\n') .. '\n')
   local out, code = sh('xargs -d "\\n" -n 1 -P "$(nproc 2>/dev/null || echo 2)" sh -c ' .. q(FLUSH_JOB) ..
     ' sh <' .. q(CHARTS .. '/queue'))
   if code ~= 0 then fail('gnuplot or rsvg-convert failed on a chart:\n%s', out) end
@@ -85,22 +92,19 @@ set key samplen 1.5 spacing 1.1
 -- Bars (x, y, colour) with a value label above each, plus optional extra plot clauses. The key
 -- sits above the plot, outside it, where it cannot cover a bar or its label.
 local function bar_chart(name, bars, labels, xtics, setup, extra, key)
-  local data = {'$bars << EOD'}
+  local rows, texts = {}, {}
   for _, b in ipairs(bars) do
-    data[#data + 1] = string.format('%.4f %.6g %.4f %.4f %.6g %.6g %d', b.x, b.y, b.x - b.w, b.x + b.w,
+    rows[#rows + 1] = string.format('%.4f %.6g %.4f %.4f %.6g %.6g %d', b.x, b.y, b.x - b.w, b.x + b.w,
                                     b.lo or 0, b.hi or b.y, rgb_int(b.color))
   end
-  if #bars == 0 then data[#data + 1] = 'NaN NaN NaN NaN NaN NaN 0' end -- gnuplot needs a point
-  data[#data + 1] = 'EOD\n$labels << EOD'
-  for _, l in ipairs(labels) do data[#data + 1] = string.format('%.4f %.6g "%s"', l.x, l.y, l.text) end
-  if #labels == 0 then data[#data + 1] = 'NaN NaN ""' end
-  data[#data + 1] = 'EOD'
+  for _, l in ipairs(labels) do texts[#texts + 1] = string.format('%.4f %.6g "%s"', l.x, l.y, l.text) end
+  local data = eod('$bars', rows, 'NaN NaN NaN NaN NaN NaN 0') .. '\n' .. eod('$labels', texts, 'NaN NaN ""')
   local plot = {"$bars using 1:2:3:4:5:6:7 with boxxyerror lc rgb variable notitle",
                 "$labels using 1:2:3 with labels font ',10' offset 0,0.3 notitle"}
   for _, e in ipairs(extra) do plot[#plot + 1] = e end
   for _, k in ipairs(key) do plot[#plot + 1] = 'keyentry with boxes fc rgb ' .. gq(k[2]) .. ' title ' .. gq(k[1]) end
-  return render_chart(name, STYLE .. 'set key outside top center horizontal\n' .. table.concat(data, '\n') .. '\n' .. setup ..
-    'set xtics (' .. table.concat(xtics, ', ') .. ')\nplot ' .. table.concat(plot, ', \\\n     ') .. '\n')
+  return render_chart(name, STYLE .. 'set key outside top center horizontal\n' .. data .. '\n' .. setup ..
+    'set xtics (' .. table.concat(xtics, ', ') .. ')\n' .. plot_of(plot))
 end
 
 -- One chapter: a bar per program, clustered by GPU, each GPU's roof as a dashed line.
@@ -132,7 +136,7 @@ local function chapter_chart(nn, chart)
     string.format('set xrange [-0.8:%.2f]\nset yrange [0:%.6g]\n', #chart.series * stride - 1.2, ymax)
   local drawn = {variants = chart.variants}
   if #roofs > 0 then
-    setup = setup .. '$roofs << EOD\n' .. table.concat(roofs, '\n') .. '\nEOD\n'
+    setup = setup .. eod('$roofs', roofs) .. '\n'
     drawn.roof = chart.roof_title or 'roof'
     extra[1] = "$roofs using 1:2:3:4 with vectors nohead dt 2 lw 2 lc rgb '#333333' title " .. gq(drawn.roof)
   end
@@ -170,13 +174,12 @@ local function sweep_chart(nn, sc)
       if same then return sc.series[sj] end
     end
   end
-  local shifted = 0
+  local shifted, integers = 0, true
   for si, g in ipairs(sc.series) do
     local gi = gpu_index[g.gpu]
-    data[#data + 1] = '$s' .. si .. ' << EOD'
     local dx = category and (si - (#sc.series + 1) / 2) * 0.6 / math.max(#sc.series, 1) or 0
     local twin = same_as(si)
-    local note = ''
+    local note, rows = '', {}
     if twin then
       shifted = shifted + 1
       local gpu = twin.short:match('^%S+') -- the GPU's first word (H100): the key stays narrow
@@ -187,11 +190,12 @@ local function sweep_chart(nn, sc)
       if twin and not category then -- a marker's width to the right
         x = log2 and x * 2 ^ (0.12 * shifted) or x + 0.012 * shifted * math.max(1, (sc.series[1].points[#sc.series[1].points][1] - sc.series[1].points[1][1]))
       end
-      data[#data + 1] = string.format('%.6g %.6g', x, p[2])
+      rows[#rows + 1] = string.format('%.6g %.6g', x, p[2])
       ymax, xmin, xmax = math.max(ymax, p[2]), math.min(xmin, p[1]), math.max(xmax, p[1])
+      integers = integers and p[1] == math.floor(p[1])
       xs[p[1]] = true
     end
-    data[#data + 1] = 'EOD'
+    data[#data + 1] = eod('$s' .. si, rows)
     plot[#plot + 1] = '$s' .. si .. ' using 1:2 with ' .. (category and 'points' or 'linespoints') .. ' lw 2 pt ' .. gpu_marker(gi) ..
                       (category and ' ps 1.2' or ' ps 0.8') .. ' lc rgb ' ..
                       gq(VARIANT_COLOR[g.program] or '#4d4d4d') .. ' title ' .. gq(g.program .. ', ' .. g.short .. note)
@@ -207,8 +211,6 @@ local function sweep_chart(nn, sc)
   end
   for _, r in ipairs(roofs) do plot[#plot + 1] = r end
   local pad = (xmax - xmin) * 0.03
-  local integers = true
-  for _, g in ipairs(sc.series) do for _, p in ipairs(g.points) do integers = integers and p[1] == math.floor(p[1]) end end
   local xset, phone_xset
   if log2 then
     local t = {}
@@ -245,7 +247,7 @@ local function sweep_chart(nn, sc)
     'set ylabel ' .. gq(sc.axis) .. '\nset xlabel ' .. gq('--' .. sc.knob .. (log2 and ' (log scale)' or category and ' (a choice, not a quantity)' or '')) .. '\n' ..
     string.format('set yrange [0:%.6g]\n', ymax > 0 and ymax * 1.08 or 1)
   local height = 340 + 18 * math.max(0, math.ceil((#sc.series + #roofs) / 2) - 2)
-  local script = STYLE .. table.concat(data, '\n') .. '\n' .. setup .. 'plot ' .. table.concat(plot, ', \\\n     ') .. '\n'
+  local script = STYLE .. table.concat(data, '\n') .. '\n' .. setup .. plot_of(plot)
   -- On a phone, a key with a "same as" note is one entry a line; log ticks are thinned for its width.
   local phone = phone_xset and script:gsub(xset:gsub('%p', '%%%0'), (phone_xset:gsub('%%', '%%%%'))) or nil
   if shifted > 0 then phone = (phone or script):gsub('horizontal maxcols 2', 'horizontal maxcols 1') end
@@ -257,7 +259,7 @@ end
 -- numbers are in the summary table; the chart shows where each lands against its range.
 local function summary_chart(gpus, rows)
   local n = #rows
-  local band, pts, yt, lo, hi, yshort = {'$band << EOD'}, {}, {}, 1, 1, {}
+  local band, pts, yt, lo, hi, yshort = {}, {}, {}, 1, 1, {}
   for i, r in ipairs(rows) do
     local y = n - i + 1
     local title = r.title
@@ -277,14 +279,12 @@ local function summary_chart(gpus, rows)
       end
     end
   end
-  local drawn = {gpus = {}, predicted = #band > 1}
-  if #band == 1 then band[2] = 'NaN NaN NaN' end
-  band[#band + 1] = 'EOD'
-  local data, plot = {table.concat(band, '\n')}, {
+  local drawn = {gpus = {}, predicted = #band > 0}
+  local data, plot = {eod('$band', band, 'NaN NaN NaN')}, {
     "$band using (sqrt($2*$3)):1:2:3:($1-0.32):($1+0.32) with boxxyerror fc rgb '#cfcfcf' fs solid 1.0 noborder title 'predicted range'"}
   for gi, g in ipairs(gpus) do
     if pts[gi] then
-      data[#data + 1] = '$g' .. gi .. ' << EOD\n' .. table.concat(pts[gi], '\n') .. '\nEOD'
+      data[#data + 1] = eod('$g' .. gi, pts[gi])
       plot[#plot + 1] = '$g' .. gi .. ' using 1:2 with points pt ' .. gpu_marker(gi) .. ' ps 1.0 lc rgb ' ..
                         gq(gpu_color(gi)) .. ' title ' .. gq(g.short)
       drawn.gpus[#drawn.gpus + 1] = g.short
@@ -303,7 +303,7 @@ local function summary_chart(gpus, rows)
     "set xlabel 'measured speedup, optimized over naive (log scale)'\n" ..
     "set arrow from 1, graph 0 to 1, graph 1 nohead dt 2 lw 1.5 lc rgb '#333333'\n" ..
     string.format('set xrange [%.6g:%.6g]\nset yrange [0.4:%.1f]\n', lo / 1.6, hi * 1.6, n + 0.6)
-  local body = table.concat(data, '\n') .. '\nplot ' .. table.concat(plot, ', \\\n     ') .. '\n'
+  local body = table.concat(data, '\n') .. '\n' .. plot_of(plot)
   local short = setup:gsub("set ytics scale 0 font ',11' %b()", function() return "set ytics scale 0 font ',11' (" .. table.concat(yshort, ', ') .. ")" end)
   return render_chart('summary', setup .. body, 100 + 18 * n, 600, short:gsub("set xlabel '[^']*'", "set xlabel 'speedup (log scale)'") .. body), drawn
 end
@@ -378,7 +378,7 @@ local function roofline_script(g, W, H, FONT, FS, phone)
       end
       if #t > 0 then
         local name = '$' .. v .. '_' .. src
-        data[#data + 1] = name .. ' << EOD\n' .. table.concat(t, '\n') .. '\nEOD'
+        data[#data + 1] = eod(name, t)
         plot[#plot + 1] = name .. ' using 1:2 with points pt ' .. (src == 'evidence' and 7 or 6) ..
           ' ps 1.3 lw 2 lc rgb ' .. gq(VARIANT_COLOR[v]) .. ' notitle'
       end
@@ -387,8 +387,7 @@ local function roofline_script(g, W, H, FONT, FS, phone)
   for _, p in ipairs(g.points) do by_ch[p.nn] = by_ch[p.nn] or {}; by_ch[p.nn][p.program] = p end
   local roof = string.format('(x * %.6g < %.6g ? x * %.6g : %.6g)', C, P, C, P)
   table.insert(plot, 1, roof .. " with lines lw 2 lc rgb '#333333' title 'roof'")
-  plot[#plot + 1] = "keyentry with points pt 7 ps 1.3 lc rgb " .. gq(VARIANT_COLOR.naive) .. " title 'naive'"
-  plot[#plot + 1] = "keyentry with points pt 7 ps 1.3 lc rgb " .. gq(VARIANT_COLOR.optimized) .. " title 'optimized'"
+  for _, v in ipairs({'naive', 'optimized'}) do plot[#plot + 1] = "keyentry with points pt 7 ps 1.3 lc rgb " .. gq(VARIANT_COLOR[v]) .. ' title ' .. gq(v) end
   if drawn.evidence then plot[#plot + 1] = "keyentry with points pt 7 ps 1.3 lc rgb '#666666' title 'filled: ncu counts'" end
   if drawn.results then plot[#plot + 1] = "keyentry with points pt 6 ps 1.3 lw 2 lc rgb '#666666' title 'hollow: one from results'" end
   local setup = STYLE .. "set key outside top center horizontal maxrows 2 width 1\nset logscale xy\nset grid xtics ytics lc rgb '#e3e3e3' lt 1\nset xtics scale 1\nset samples 400\n" ..
@@ -396,7 +395,7 @@ local function roofline_script(g, W, H, FONT, FS, phone)
     (phone and "set xlabel 'FP32 flops per DRAM byte (log)'\nset ylabel 'GFLOP/s (log)'\n" or
       "set xlabel 'arithmetic intensity (FP32 flops per DRAM byte, log scale)'\nset ylabel 'GFLOP/s (log scale)'\n") ..
     string.format('set xrange [%.6g:%.6g]\nset yrange [%.6g:%.6g]\n', xmin, xmax, ymin, ymax)
-  local body = table.concat(data, '\n') .. '\nplot ' .. table.concat(plot, ', \\\n     ') .. '\n'
+  local body = table.concat(data, '\n') .. '\n' .. plot_of(plot)
   local font = string.format("font ',%d' tc rgb '#333333'", FS)
 
   -- The probe: the chart as drawn, plus a '+' at two corners of the plot and a label at one.
@@ -407,9 +406,7 @@ local function roofline_script(g, W, H, FONT, FS, phone)
       string.format("set label 'PROBE' at %.6g,%.6g left %s\n", xmin, ymin, font) ..
       string.format('$probe << EOD\n%.6g %.6g\n%.6g %.6g\nEOD\n', xmin, ymin, xmax, ymax) ..
       body:gsub('\n$', '') .. ", \\\n     $probe using 1:2 with points pt 1 notitle\n"
-    local f = io.open(probe_svg .. '.gp', 'wb') or fail('cannot write %s.gp', probe_svg)
-    f:write(script)
-    f:close()
+    write_file(probe_svg .. '.gp', script)
     local out, code = sh('gnuplot ' .. q(probe_svg .. '.gp'))
     if code ~= 0 or out ~= '' then fail('gnuplot failed on the roofline probe %s.gp:\n%s', probe_svg, out) end
     local svg = read_file(probe_svg) or fail('no %s', probe_svg)
@@ -600,12 +597,12 @@ local function own_roofs_chart(gpus, rows)
   local data, plot = {}, {}
   for gi, g in ipairs(gpus) do
     if seg[gi] then
-      data[#data + 1] = '$s' .. gi .. ' << EOD\n' .. table.concat(seg[gi], '\n') .. '\nEOD'
+      data[#data + 1] = eod('$s' .. gi, seg[gi])
       plot[#plot + 1] = '$s' .. gi .. ' using 1:2:($3-$1):(0) with vectors nohead lw 1 lc rgb ' .. gq(gpu_color(gi)) .. ' notitle'
     end
     for _, v in ipairs({'naive', 'optimized'}) do
       if pts[gi .. v] then
-        data[#data + 1] = '$p' .. gi .. v .. ' << EOD\n' .. table.concat(pts[gi .. v], '\n') .. '\nEOD'
+        data[#data + 1] = eod('$p' .. gi .. v, pts[gi .. v])
         plot[#plot + 1] = '$p' .. gi .. v .. ' using 1:2 with points pt ' .. (v == 'naive' and gpu_marker(gi) - 1 or gpu_marker(gi)) ..
           ' ps 0.9 lw 1.5 lc rgb ' .. gq(gpu_color(gi)) .. ' title ' .. gq(g.short .. ' ' .. v)
         if v == 'naive' then drawn.gpus[#drawn.gpus + 1] = g.short end
@@ -624,7 +621,7 @@ local function own_roofs_chart(gpus, rows)
     "set arrow from 100, graph 0 to 100, graph 1 nohead dt 2 lw 1.5 lc rgb '#333333'\n" ..
     "set label 'roof (100 %)' at 100, graph 1 center offset 0,0.6 font ',11' tc rgb '#333333'\n" ..
     string.format('set xrange [%.6g:%.6g]\nset yrange [0.4:%.1f]\n', lo / 2, hi * 2, n + 0.6)
-  local body = table.concat(data, '\n') .. '\nplot ' .. table.concat(plot, ', \\\n     ') .. '\n'
+  local body = table.concat(data, '\n') .. '\n' .. plot_of(plot)
   local short = setup:gsub("set ytics scale 0 font ',11' %b()", function() return "set ytics scale 0 font ',11' (" .. table.concat(yshort, ', ') .. ")" end)
   -- On a phone the key is an entry a line (render_chart): four lines, and the roof's label under
   -- them, need a taller top margin than two, or the key covers the first rows and that label.
@@ -703,13 +700,19 @@ local function sectors_diagram(nn, rows, o)
     "set ytics scale 0 font ',10' (" .. table.concat(yt, ', ') .. ")\n" ..
     string.format("set xtics scale 1 0,%d\nset xlabel %s\n", o.xstep or o.line // U // 8, gq(o.xlabel)) ..
     table.concat(labels, '\n') .. '\n' .. table.concat(sep, '\n') .. '\n' ..
-    "$used << EOD\n" .. table.concat(used, '\n') .. "\nEOD\n$waste << EOD\n" .. table.concat(waste, '\n') .. "\nEOD\n" ..
-    (#other > 0 and "$other << EOD\n" .. table.concat(other, '\n') .. "\nEOD\n" or '') ..
+    eod('$used', used) .. '\n' .. eod('$waste', waste) .. '\n' .. (#other > 0 and eod('$other', other) .. '\n' or '') ..
     "plot $waste using 1:2:3:4:($2-0.3):($2+0.3) with boxxyerror fs solid 1.0 noborder fc rgb '#c8c8c8' title " .. gq(o.waste or 'in a touched sector, not needed') .. ", \\\n" ..
     "     $used using 1:2:3:4:($2-0.3):($2+0.3) with boxxyerror fs solid 1.0 noborder fc rgb '#2a6fb0' title " .. gq(o.needed) ..
     (#other > 0 and (", \\\n     $other using 1:2:3:4:($2-0.3):($2+0.3) with boxxyerror fs solid 1.0 noborder fc rgb '#e3a08a' title " .. gq(o.other)) or '') ..
     (o.marked and (", \\\n     NaN with lines lw 2 lc rgb '#333333' title " .. gq(o.marked)) or '') .. "\n"
   return render_chart('ch' .. nn .. '-sectors', script, 110 + 34 * -y, 680), drawn
+end
+
+-- A panel of cells (banks, divergence, requests): the points {x y} of data block NAME, each a box
+-- W either side across and H up and down, in COLOUR (orange where the panel shows the costly case).
+local function cells(name, pts, w, h, colour, notitle)
+  return eod(name, pts) .. '\n' .. string.format("plot %s using 1:2:($1-%g):($1+%g):($2-%g):($2+%g) with boxxyerror fs solid 1.0 noborder%s fc rgb %s\n",
+    name, w, w, h, h, notitle and ' notitle' or '', gq(colour))
 end
 
 -- Banks: which of the 32 shared-memory banks each lane of a warp reads when it walks down a
@@ -743,14 +746,11 @@ local function banks_diagram(nn, tile, row_lengths)
       script = script .. string.format("set label %s at %.1f,%.1f %s font ',10' tc rgb '#333333'\n", gq(t[1]), t[2], t[3], t[4])
     end
     script = script .. string.format("set title %s font ',11'\n", gq(string.format('tile[%d][%d]: %d-way, %d pass%s', tile, rl, worst, worst, worst == 1 and '' or 'es'))) ..
-      '$b' .. k .. ' << EOD\n' .. table.concat(pts, '\n') .. '\nEOD\n' ..
-      "plot $b" .. k .. " using 1:2:($1-0.45):($1+0.45):($2-0.45):($2+0.45) with boxxyerror fs solid 1.0 noborder fc rgb " ..
-      gq(worst > 1 and '#d1603d' or '#2a6fb0') .. '\n'
+      cells('$b' .. k, pts, 0.45, 0.45, worst > 1 and '#d1603d' or '#2a6fb0')
   end
   script = script .. 'unset multiplot\n'
   -- On a phone the panels are stacked, each the column's width, so that a title with its passes fits.
-  local phone = script:gsub('set multiplot layout 1,' .. cols, 'set multiplot layout ' .. cols .. ',1')
-  return render_chart('ch' .. nn .. '-banks', script, 340, 680, phone, 300 * cols), drawn
+  return render_chart('ch' .. nn .. '-banks', script, 340, 680, stacked(script, cols), 300 * cols), drawn
 end
 
 -- Divergence: for each program, which lanes of two warps run each side of the kernel's branch
@@ -785,9 +785,7 @@ local function divergence_diagram(nn, programs)
     drawn.passes[#drawn.passes + 1] = row
     script = script .. string.format("set title %s font ',11'\nset yrange [%.1f:0.5]\nset ytics scale 0 font ',11' (%s)\n",
         gq(string.format('%s: %d passes for 2 warps', prog[1], row)), most + 0.5, table.concat(yt, ', ')) ..
-      '$d' .. k .. ' << EOD\n' .. table.concat(pts, '\n') .. '\nEOD\n' ..
-      "plot $d" .. k .. " using 1:2:($1-0.42):($1+0.42):($2-0.35):($2+0.35) with boxxyerror fs solid 1.0 noborder fc rgb " ..
-      gq(row > 2 and '#d1603d' or '#2a6fb0') .. '\n'
+      cells('$d' .. k, pts, 0.42, 0.35, row > 2 and '#d1603d' or '#2a6fb0')
   end
   -- The panels are stacked, each the column's width: side by side, a row's name (its warp, side and
   -- elements) leaves its lanes little room, and on a phone a panel's title runs past the canvas.
@@ -818,7 +816,7 @@ local function traffic_diagram(nn, programs)
     string.format("set xrange [0:%d]\nset yrange [0.15:%.1f]\n", widest + 1, 1 + 1.7 * (#programs - 1) + 0.7) ..
     "set ytics scale 0 font ',11' (" .. table.concat(yt, ', ') .. ")\nset ytics offset 0,1.9 left\nset lmargin 2\n" ..
     "set xtics 0,4 scale 1\nset xlabel 'bytes each element moves through DRAM'\n" .. table.concat(labels, '\n') .. '\n' ..
-    "$t << EOD\n" .. table.concat(boxes, '\n') .. "\nEOD\n" ..
+    eod('$t', boxes) .. '\n' ..
     "plot $t using (($1+$2)/2):3:($1+0.1):($2-0.1):($3-0.25):($3+0.25):($4==1?0x2a6fb0:0xd1603d) with boxxyerror fs solid 1.0 noborder lc rgb variable notitle, \\\n" ..
     "     NaN with boxes fs solid 1.0 noborder lc rgb '#2a6fb0' title 'read', NaN with boxes fs solid 1.0 noborder lc rgb '#d1603d' title 'written'\n"
   return render_chart('ch' .. nn .. '-traffic', script, 260, 680), drawn
@@ -849,7 +847,7 @@ local function occupancy_diagram(nn, curves, marks, max_warps, axis)
   for k = 1, ax.direct and 0 or limits do -- labelled directly: the limits only in the thick line's colours
     local rows = {}
     for i, w in ipairs(curves[k][2]) do rows[#rows + 1] = string.format('%d %d', xs[i], w) end
-    data[#data + 1] = '$c' .. k .. ' << EOD\n' .. table.concat(rows, '\n') .. '\nEOD'
+    data[#data + 1] = eod('$c' .. k, rows)
     plot[#plot + 1] = string.format("$c%d using 1:2 with steps lw 1.5 dt 2 lc rgb '%s' title %s", k,
       colors[(k - 1) % #colors + 1], gq(curves[k][1]))
   end
@@ -861,7 +859,7 @@ local function occupancy_diagram(nn, curves, marks, max_warps, axis)
     segs[#segs + 1] = string.format('%d %d %d 0 %d', x0, w, x1 - x0, rgb_int(dark[k]))
     if resident[i + 1] then segs[#segs + 1] = string.format('%d %d 0 %d %d', x1, w, resident[i + 1] - w, rgb_int(dark[binds(i + 1)])) end
   end
-  data[#data + 1] = '$r << EOD\n' .. table.concat(segs, '\n') .. '\nEOD'
+  data[#data + 1] = eod('$r', segs)
   plot[#plot + 1] = '$r using 1:2:3:4:5 with vectors nohead lw 2.5 lc rgb variable notitle'
   local m, drawn = {}, {marks = {}, binds = {}}
   for _, k in ipairs(order) do
@@ -878,20 +876,19 @@ local function occupancy_diagram(nn, curves, marks, max_warps, axis)
   for _, k in ipairs(ax.direct and order_m or {}) do
     local mk = marks[k]
     local at = mk.place -- {x, y, 'left' or 'right', leader's x, leader's y}: the lines there, not in the column
+    local x, y, align = ax.direct, top, 'left'
     if at then
+      x, y, align = at[1], at[2], at[3]
       if at[4] then texts[#texts + 1] = string.format("set arrow from %d,%.2f to %.1f,%.2f nohead lw 0.8 lc rgb '#777777' back", mk[2], mk[3], at[4], at[5]) end
-      for i, line in ipairs(mk[5]) do
-        texts[#texts + 1] = string.format("set label %s at %.1f,%.2f %s font ',10' tc rgb '#222222'", gq(line), at[1], at[2] - LINE * (i - 1), at[3])
-      end
     else
       local below = top - LINE * (#mk[5] - 1) - 2.2 -- under its last line: where a point right of the column points
       texts[#texts + 1] = mk[2] < ax.direct and
         string.format("set arrow from %d,%d to %.1f,%.2f nohead lw 0.8 lc rgb '#777777' back", mk[2], mk[3], ax.direct - 2, top - 0.5) or
         string.format("set arrow from %d,%d to %d,%.2f nohead lw 0.8 lc rgb '#777777' back", mk[2], mk[3], mk[2], below)
-      for i, line in ipairs(mk[5]) do
-        texts[#texts + 1] = string.format("set label %s at %.1f,%.2f left font ',10' tc rgb '#222222'", gq(line), ax.direct, top - LINE * (i - 1))
-      end
       top = top - LINE * #mk[5] - 1.6
+    end
+    for i, line in ipairs(mk[5]) do
+      texts[#texts + 1] = string.format("set label %s at %.1f,%.2f %s font ',10' tc rgb '#222222'", gq(line), x, y - LINE * (i - 1), align)
     end
   end
   for k, mk in ipairs(marks) do -- each program's point, named in the key (or labelled directly)
@@ -905,7 +902,7 @@ local function occupancy_diagram(nn, curves, marks, max_warps, axis)
   local script = STYLE .. "set key outside top center horizontal\nset grid ytics\n" ..
     string.format("set xrange [%s]\nset yrange [0:%d]\nset xtics %s scale 1\nset ytics 0,8\n", ax.range, max_warps + 6, ax.tics) ..
     "set xlabel " .. gq(ax.label) .. "\nset ylabel 'resident warps per SM'\n" .. (#texts > 0 and table.concat(texts, '\n') .. '\n' or '') ..
-    table.concat(data, '\n') .. '\n' .. table.concat(m, '\n') .. '\nplot ' .. table.concat(plot, ', \\\n     ') .. '\n'
+    table.concat(data, '\n') .. '\n' .. table.concat(m, '\n') .. '\n' .. plot_of(plot)
   return render_chart('ch' .. nn .. '-occupancy', script, ax.direct and 360 or 340 + 40 * math.max(0, #marks - 2), 680), drawn
 end
 
@@ -938,7 +935,7 @@ local function local_diagram(nn, panels, key)
           (k == 2 and key and #key > 0 and "unset key\nset tmargin -1\n" or '')) ..
         string.format("set title %s font ',11'\nunset label\nset xrange [0:%.4g]\nset yrange [0.4:%.2f]\n",
           gq(p[1]), widest * 1.04 + 1e-9, 1.8 * (#p[2] - 1) + 2.05) .. table.concat(labels, '\n') .. '\n' ..
-        '$l' .. k .. ' << EOD\n' .. (#boxes > 0 and table.concat(boxes, '\n') or '0 0 0 0 0') .. '\nEOD\n' ..
+        eod('$l' .. k, boxes, '0 0 0 0 0') .. '\n' ..
         "plot $l" .. k .. " using (($1+$2)/2):(($3+$4)/2):1:2:3:4:5 with boxxyerror fs solid 1.0 noborder lc rgb variable notitle" ..
         table.concat(keyed) .. "\n"
     end
@@ -974,14 +971,11 @@ local function requests_diagram(nn, panels)
     script = script .. string.format("set title %s font ',11'\nset ylabel %s\nunset label\n", gq(p.title), gq(p.ylabel)) .. own ..
       (p.says and string.format("set label %s at graph 0.5,1.06 center font ',10' tc rgb '%s'\n", gq(p.says), color) or '') ..
       (p.note and string.format("set label %s at 15.5,%.1f center font ',10' tc rgb '#333333'\n", gq(p.note), #p.rows + (p.own and 1 or 2.5)) or '') ..
-      '$q' .. k .. ' << EOD\n' .. table.concat(pts, '\n') .. '\nEOD\n' ..
-      "plot $q" .. k .. " using 1:2:($1-0.42):($1+0.42):($2-0.4):($2+0.4) with boxxyerror fs solid 1.0 noborder notitle fc rgb " ..
-      gq(color) .. '\n'
+      cells('$q' .. k, pts, 0.42, 0.4, color, true)
   end
   script = script .. 'unset multiplot\n'
   -- On a phone the panels are stacked, each the column's width (side by side the lane ticks run together).
-  local phone = script:gsub('set multiplot layout 1,' .. #panels, 'set multiplot layout ' .. #panels .. ',1')
-  return render_chart('ch' .. nn .. '-requests', script, 340, 680, phone, 240 * #panels), drawn
+  return render_chart('ch' .. nn .. '-requests', script, 340, 680, stacked(script, #panels), 240 * #panels), drawn
 end
 
 -- Store sectors: the 32-byte sectors one warp's access touches, for each row {name, {word of
@@ -1027,7 +1021,7 @@ local function store_sectors_diagram(nn, rows, waste_key)
     "set ytics scale 0 font ',10' (" .. table.concat(yt, ', ') .. ")\n" ..
     "set xlabel " .. gq('a box: 4 bytes; 8 boxes: a 32-byte sector') .. "\n" ..
     table.concat(labels, '\n') .. '\n' .. table.concat(sep, '\n') .. '\n' ..
-    "$used << EOD\n" .. table.concat(used, '\n') .. "\nEOD\n$waste << EOD\n" .. (#waste > 0 and table.concat(waste, '\n') or 'NaN NaN') .. "\nEOD\n" ..
+    eod('$used', used) .. '\n' .. eod('$waste', waste, 'NaN NaN') .. '\n' ..
     "plot $used using 1:2:($1-0.45):($1+0.45):($2-0.3):($2+0.3) with boxxyerror fs solid 1.0 noborder fc rgb '#2a6fb0' title 'float a lane accesses', \\\n" ..
     "     $waste using 1:2:($1-0.45):($1+0.45):($2-0.3):($2+0.3) with boxxyerror fs solid 1.0 noborder fc rgb '#c8c8c8' title " ..
     gq(wk) .. "\n"
@@ -1047,12 +1041,14 @@ end
 -- them), a title per panel; all panels
 -- share one time axis, so that their lengths compare, but a panel with own = true (own_margin: its
 -- right edge, a factor of its extent) has its own.
+local function extent(p, right) -- the latest a panel's boxes and marks reach, or RIGHT
+  for _, b in ipairs(p.boxes) do right = math.max(right, b[2]) end
+  for _, m in ipairs(p.marks) do right = math.max(right, m[1]) end
+  return right
+end
 local function streams_diagram(nn, panels, xlabel, key, height)
   local right = 0
-  for _, p in ipairs(panels) do
-    for _, b in ipairs(p.boxes) do right = math.max(right, b[2]) end
-    for _, m in ipairs(p.marks) do right = math.max(right, m[1]) end
-  end
+  for _, p in ipairs(panels) do right = extent(p, right) end
   right = right * 1.03
   local shared, drawn = right, {titles = {}}
   local script = STYLE .. 'set multiplot layout ' .. #panels .. ",1\nset key outside top center horizontal\nset grid noxtics noytics\nset border 1\n" ..
@@ -1060,10 +1056,7 @@ local function streams_diagram(nn, panels, xlabel, key, height)
   for k, p in ipairs(panels) do
     local rows, text = {}, {}
     if p.own then -- a panel on a time axis of its own: its own extent
-      right = 0
-      for _, b in ipairs(p.boxes) do right = math.max(right, b[2]) end
-      for _, m in ipairs(p.marks) do right = math.max(right, m[1]) end
-      right = right * (p.own_margin or 1.03)
+      right = extent(p, 0) * (p.own_margin or 1.03)
       script = script .. string.format("set xrange [0:%.5g]\n", right)
     elseif right ~= shared then -- after a panel of its own: the shared axis again
       right = shared
@@ -1090,12 +1083,27 @@ local function streams_diagram(nn, panels, xlabel, key, height)
     script = script .. string.format("set title %s font ',11'\nset yrange [%.3f:%.3f]\nset ytics (%s)\nunset label\nunset arrow\n%s\n",
         gq(p.title), p.yrange[1], p.yrange[2], table.concat(yt, ', '), table.concat(text, '\n')) ..
       (k == #panels and 'set xlabel ' .. gq(xlabel) .. '\n' or '') .. (k == 2 and 'unset key\n' or '') ..
-      '$s' .. k .. ' << EOD\n' .. table.concat(rows, '\n') .. '\nEOD\n' ..
+      eod('$s' .. k, rows) .. '\n' ..
       string.format("plot $s%d using (($1+$2)/2):3:1:2:($3-%.3f):($3+%.3f):4 with boxxyerror fs solid 1.0 noborder lc rgb variable notitle", k, p.half, p.half)
     for _, e in ipairs(k == 1 and key or {}) do script = script .. ', NaN with boxes lc rgb ' .. gq(e[2]) .. ' title ' .. gq(e[1]) end
     script = script .. '\n'
   end
-  return render_chart('ch' .. nn .. '-streams', script .. 'unset multiplot\n', height, 680), drawn
+  script = script .. 'unset multiplot\n'
+  -- On a phone the key is an entry a line on the canvas above the panels (in the first panel's
+  -- space, as on the page, it left that panel's rows half the height of the others'), and each
+  -- panel's plot an equal share of what the key, the titles and the axes leave (in pixels: a key
+  -- line, a title above a plot, the tick labels under it and the last one's axis label).
+  local ph, n = phone_height(height or 340, 680), #panels
+  local KEY, TITLE, TICS, XLABEL = 18.2, 30, 34, 18
+  local at = #key * KEY + 12
+  local plot_h = (ph - at - n * (TITLE + TICS) - XLABEL - 4) / n
+  local phone = script:gsub('set multiplot layout %d+,1\nset key outside top center horizontal\n',
+      string.format('set multiplot\nset key at screen 0.5,%.4f center top vertical maxrows %d\n', 1 - 4 / ph, #key), 1)
+    :gsub('\nplot %$s(%d+) ', function(k)
+      local top = at + (k - 1) * (TITLE + plot_h + TICS) + TITLE
+      return string.format('\nset tmargin at screen %.4f\nset bmargin at screen %.4f\nplot $s%d ', 1 - top / ph, 1 - (top + plot_h) / ph, tonumber(k))
+    end)
+  return render_chart('ch' .. nn .. '-streams', script, height, 680, phone, ph), drawn
 end
 
 -- Bytes in flight (Little's law): each GPU's programs and sweep rows at the bytes of loads they keep
@@ -1121,7 +1129,7 @@ local function inflight_diagram(nn, gpus)
       pts[#pts + 1] = {bytes = p[1], rate = p.rate, program = p[3]}
     end
     for k, set in ipairs(sets) do
-      data[#data + 1] = string.format('$p%d%d << EOD\n%s\nEOD', gi, k, #set > 0 and table.concat(set, '\n') or 'NaN NaN')
+      data[#data + 1] = eod('$p' .. gi .. k, set, 'NaN NaN')
       plot[#plot + 1] = string.format("$p%d%d using 1:2 with points pt %d ps %.1f lw 1.5 lc rgb %s notitle", gi, k,
         k == 1 and gpu_marker(gi) - 1 or gpu_marker(gi), k == 3 and 0.6 or 1.5, gq(gpu_color(gi)))
     end
@@ -1198,13 +1206,12 @@ local function tiling_diagram(nn, tile, panels)
     end
     drawn.panels[k] = {title = p.title}
     script = script .. string.format("set title %s font ',11'\nunset label\n", gq(p.title)) .. table.concat(labels, '\n') .. '\n' ..
-      '$t' .. k .. ' << EOD\n' .. table.concat(b, '\n') .. '\nEOD\n' ..
+      eod('$t' .. k, b) .. '\n' ..
       "plot $t" .. k .. " using (($1+$2)/2):(($3+$4)/2):1:2:3:4:5 with boxxyerror fs solid 1.0 noborder lc rgb variable notitle\n"
   end
   script = script .. 'unset multiplot\n'
   -- On a phone the panels are stacked, each the column's width.
-  local phone = script:gsub('set multiplot layout 1,' .. #panels, 'set multiplot layout ' .. #panels .. ',1')
-  return render_chart('ch' .. nn .. '-tiling', script, 370, 680, phone, 340 * #panels), drawn
+  return render_chart('ch' .. nn .. '-tiling', script, 370, 680, stacked(script, #panels), 340 * #panels), drawn
 end
 
 return function(dir, fail_fn)

@@ -49,8 +49,7 @@ class Book:
         return json.load(open(self.path(kind), encoding="utf-8"))
 
     def dump(self, name, obj):
-        json.dump(obj, open(f"{self.chk}/{name}", "w"))
-        return f"{self.chk}/{name}"
+        return self.write(name, json.dumps(obj))
 
     def write(self, name, text):
         open(f"{self.chk}/{name}", "w", encoding="utf-8").write(text)
@@ -449,10 +448,8 @@ def named(name, log_path):
     if FAULTS[name].named:
         who, what, patterns = FAULTS[name].named
         lines = open(log_path, encoding="utf-8", errors="replace").read().split("\n")
-        if all(any(re.search(p, line) for line in lines) for p in patterns):
-            print(f"PASS: {who} names {what}")
-        else:
-            print(f"FAIL: {who} does not name {what}; see {log_path}")
+        ok = all(any(re.search(p, line) for line in lines) for p in patterns)
+        check_book.check(ok, f"{who} names {what}" if ok else f"{who} does not name {what}; see {log_path}")
 
 
 def main(argv):
