@@ -476,6 +476,14 @@ def render_readme(data, c, text):
         raise ResultsError(f"{rel(c.readme)}:{line}: an inline value or claim citation begins the "
                            "line; join it to the line before, so that it stays inside its sentence")
 
+    # The results and the evidence are the chapter's record: the book prints each GPU's rows and
+    # each claim's verdict from these two blocks, so a README without one loses them silently.
+    for kind in ("results", "evidence"):
+        if os.path.basename(c.readme) == "README.md" and f"<!-- {kind} -->" not in text:
+            raise ResultsError(f"{rel(c.readme)}: no <!-- {kind} --> block: put back "
+                               f"<!-- {kind} --> and <!-- /{kind} --> on lines of their own, "
+                               "then run `make readme`")
+
     def repl(m):
         kind, args = m.group(1) or m.group(3), m.group(2) or ""
         opening = f"<!-- {kind}: {args} -->" if m.group(1) else f"<!-- {kind} -->"

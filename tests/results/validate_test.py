@@ -179,6 +179,12 @@ def markers(t):
     for args in (["readme", "--check"], ["readme"]):
         refused(t, "PLANT an inline value without its end marker, its number edited", args,
                 f"{README20}:{line}: <!-- value: ... --> has no <!-- /value -->")
+    # The evidence block gone whole, both its markers: nothing left open, yet the record the
+    # book prints each claim's verdict from is lost.
+    t.write(README20, re.sub(r"<!-- evidence -->\n.*?<!-- /evidence -->\n", "", text, flags=re.S))
+    for args in (["readme", "--check"], ["readme"]):
+        refused(t, "PLANT a README without its evidence block", args,
+                f"{README20}: no <!-- evidence --> block")
     t.write(README20, text.encode().replace(b"\n", b"\n\xff", 1))
     for args in (["readme", "--check"], ["book-json"]):
         refused(t, "PLANT a non-UTF-8 byte in a chapter README", args,
