@@ -17,7 +17,9 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import test_model as tm                                             # noqa: E402
 
-REF, REF_SLUG, REF_SHORT = "NVIDIA H100 80GB HBM3", "nvidia-h100-80gb-hbm3", "H100 80GB HBM3"
+# The reference the planted copies are made from and compared with: the H200, whose files hold
+# every chapter (the H100 is no longer lent, and chapters changed since then have no H100 rows).
+REF, REF_SLUG, REF_SHORT = "NVIDIA H200", "nvidia-h200", "H200"
 NO_GPU = "error: make doctor needs a CUDA GPU, and nvidia-smi sees none on this machine"
 LINK_ROOFS = ("link-h2d", "link-d2h", "link-duplex")
 
@@ -36,7 +38,7 @@ def write(path, header, rows):
 
 
 def planted_tree(folder, gpu, times=None, roofs=None, host=None, roof_chapters=None):
-    """results/ with the reference GPUs' files and a copy of the H100's as GPU gpu, planted:
+    """results/ with the reference GPUs' files and a copy of the reference GPU's as GPU gpu, planted:
     times {(chapter, variant): factor} on the timed figures (the rate the other way), roofs
     {roof name: factor} (in the rows of roof_chapters only, where given), host {(chapter,
     metric): factor} on its default configurations' evidence."""
@@ -102,15 +104,15 @@ def analysis(tmp, name, gpu, **plant):
     return flagged(out), out
 
 
-def against_h100(found):
+def against_ref(found):
     return {nn: lines for (nn, ref), lines in found.items() if ref == REF_SHORT}
 
 
 def test_analysis(tmp):
-    # The same figures and the same speedups as the H100's: nothing differs from it.
+    # The same figures and the same speedups as the reference's: nothing differs from it.
     found, out = analysis(tmp, "unchanged", "Test GPU same")
-    tm.check("an unplanted copy of the H100's files: no chapter apart from the H100", not
-             against_h100(found) and "Your results" in out, out)
+    tm.check("an unplanted copy of the reference GPU's files: no chapter apart from the reference", not
+             against_ref(found) and "Your results" in out, out)
 
     # A slow link: the link roofs halved; chapter 11's naive program (the link every step)
     # slower, the optimized programs of 12 to 14 (the link-bound side) slower.
@@ -118,11 +120,11 @@ def test_analysis(tmp):
              (14, "optimized"): 1.6}
     found, out = analysis(tmp, "slow-link", "Test GPU slow link", times=times,
                           roofs={r: 0.5 for r in LINK_ROOFS})
-    h100 = against_h100(found)
-    tm.check("a slow link: chapters 11 to 14 and no other flagged against the H100",
-             sorted(h100) == ["11", "12", "13", "14"], out)
+    ref = against_ref(found)
+    tm.check("a slow link: chapters 11 to 14 and no other flagged against the reference",
+             sorted(ref) == ["11", "12", "13", "14"], out)
     for nn in ("11", "12", "13", "14"):
-        lines = h100.get(nn, [])
+        lines = ref.get(nn, [])
         tm.check(f"a slow link: chapter {nn} explained by the link-h2d roof (0.50x)",
                  any(l.startswith("explained by link-h2d roof") and "(0.50x)" in l for l in lines)
                  and not any("unexplained" in l or "host:" in l for l in lines), "\n".join(lines))
@@ -130,18 +132,18 @@ def test_analysis(tmp):
     # The link slow while chapter 13 ran alone: its own rows' roof, not the file's, is its figure.
     found, out = analysis(tmp, "slow-link-once", "Test GPU slow link once",
                           times={(13, "optimized"): 1.6}, roofs={"link-h2d": 0.5}, roof_chapters={13})
-    lines = against_h100(found).get("13", [])
+    lines = against_ref(found).get("13", [])
     tm.check("a link slow during chapter 13 alone: explained by the roof its own rows measured",
-             sorted(against_h100(found)) == ["13"] and lines
+             sorted(against_ref(found)) == ["13"] and lines
              and lines[0].startswith("explained by link-h2d roof"), out)
 
     # A slow host: one core copies at half the rate; chapter 13's naive (pageable) transfer
     # stages through one core's memcpy.
     found, out = analysis(tmp, "slow-host", "Test GPU slow host", times={(13, "naive"): 2.0},
                           host={(13, "host_memcpy_gbs"): 0.5})
-    h100 = against_h100(found)
-    lines = h100.get("13", [])
-    tm.check("a slow host: chapter 13 and no other flagged against the H100", sorted(h100) == ["13"],
+    ref = against_ref(found)
+    lines = ref.get("13", [])
+    tm.check("a slow host: chapter 13 and no other flagged against the reference", sorted(ref) == ["13"],
              out)
     tm.check("a slow host: chapter 13 explained by one core's memcpy (host:host_memcpy_gbs, 0.50x), "
              "not by the link", len(lines) == 1 and "one core's memcpy" in lines[0]
@@ -150,14 +152,14 @@ def test_analysis(tmp):
     # Chapter 12's naive program: a call per piece; slower calls (the launch roof halved).
     found, out = analysis(tmp, "slow-calls", "Test GPU slow calls", times={(12, "naive"): 2.0},
                           roofs={"launch-stream": 0.5})
-    lines = against_h100(found).get("12", [])
+    lines = against_ref(found).get("12", [])
     tm.check("slow API calls: chapter 12 explained by the launch-stream roof (0.50x)",
              any(l.startswith("explained by launch-stream roof") and "(0.50x)" in l for l in lines),
              out)
 
     # A slower kernel on the same roofs, clocks and host: no figure accounts for it.
     found, out = analysis(tmp, "unexplained", "Test GPU slower kernel", times={(20, "optimized"): 2.0})
-    lines = against_h100(found).get("20", [])
+    lines = against_ref(found).get("20", [])
     tm.check("a kernel twice as slow with every figure as it was: 'unexplained: report it', "
              "naming the figures compared", len(lines) == 1
              and lines[0].startswith("unexplained: report it") and "copy roof" in lines[0]

@@ -53,6 +53,9 @@ README = """# 20. Matrix transpose
 
 Speedup <!-- value: h100 speedup :.1f -->WRONG<!-- /value -->x; sectors per request are <!-- value: h100 claim store-sectors naive -->WRONG<!-- /value --> and <!-- value: h100 optimized ncu:l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum / 1e3 :.2f -->WRONG<!-- /value -->.
 
+<!-- results -->
+<!-- /results -->
+
 <!-- evidence -->
 <!-- /evidence -->
 """
@@ -185,7 +188,7 @@ def main():
             ok = (ch["claims"][0]["verdicts"][SLUG]["verdict"] == "held" and
                   ch["prediction"]["verdicts"][SLUG]["verdict"] == "held" and
                   ch["evidence"][0]["metrics"] and doc["summary"][0]["nn"] == "20" and
-                  [b["kind"] for b in ch["blocks"]] == ["evidence"])
+                  [b["kind"] for b in ch["blocks"]] == ["results", "evidence"])
         except (ValueError, KeyError, IndexError, StopIteration) as e:
             ok, err = False, f"{e}: {err}"
         check("`book-json` carries the verdicts, evidence and blocks", code == 0 and ok, err)
