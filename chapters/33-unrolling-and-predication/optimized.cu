@@ -1,8 +1,10 @@
 /* Chapter 33, optimized: the radius is a template argument, a compile-time
  * constant (--radius picks the instance), so nvcc unrolls the tap loop
- * completely by itself: the counter, its compares and the branches
- * disappear, each weight becomes a constant-bank operand of its FFMA and each
- * load an immediate offset from one address. */
+ * completely by itself: the loop counter, its compare and the back edge
+ * disappear. That is all unrolling removes: each tap keeps its own bounds
+ * compares, and each weight is still loaded from the constant bank with an
+ * LDC before its FFMA, as in the naive loop (results/evidence: 20 LDC here
+ * against the naive's 10). */
 #include "problem.h"
 
 // [kernel]
