@@ -12,7 +12,7 @@
 
 /* --function: which computation the kernel repeats, each written two ways. */
 enum function {
-    FN_CBRT = 1,   /* powf(a, 1/3.f)      -> cbrtf(a)        */
+    FN_CBRT = 1,   /* powf(|a|, 1/3.f), a's sign -> cbrtf(a) */
     FN_EXP2 = 2,   /* powf(2, a)          -> exp2f(a)        */
     FN_SINPI = 3,  /* sinf(PI_F * a)      -> sinpif(a)       */
     FN_SINCOS = 4, /* sinf(a) + cosf(a)   -> sincosf, s + c  */
