@@ -44,3 +44,17 @@ double accuracy_worst_abs(const float *got, size_t stride, const double *ref, in
     }
     return e;
 }
+
+/* The expressions are those the chapters wrote inline, operation for
+ * operation, so their bounds keep every bit (tests/unit/test_accuracy.c). */
+double compensated_sum_bound(int n, double mass)
+{
+    const double u = 0x1.0p-24, K = n;
+    return (2 * u + 16 * K * u * u) * mass;
+}
+
+double compensated_sum_check_bound(int n, double mass)
+{
+    const double K = n;
+    return (n == 1 ? 0 : compensated_sum_bound(n, mass)) + (8 * K + 8) * 0x1.0p-53 * (mass + K);
+}

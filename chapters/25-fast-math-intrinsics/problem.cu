@@ -85,9 +85,9 @@ static double term_bound(int fast_sin, int fast_exp, double a, double s, double 
  * The kernel adds the computed terms t_k with Kahan's compensated summation,
  * whose error is at most (2u + O(K u^2)) * sum |t_k| (Goldberg, "What every
  * computer scientist should know about floating-point arithmetic", Thm. 8;
- * Higham, "Accuracy and Stability of Numerical Algorithms", sec. 4.3). We
- * cover the second-order term generously with 16 K u^2, under 0.05 % of the
- * first even at --terms 1024. With d_k the bound of term k:
+ * Higham, "Accuracy and Stability of Numerical Algorithms", sec. 4.3);
+ * compensated_sum_bound (common/accuracy.h) covers the second-order term
+ * with 16 K u^2. With d_k the bound of term k:
  *   |result - sum_k (s_k + e_k)| <= sum d_k + (2u + 16 K u^2) sum (|s_k + e_k| + d_k).
  * The last term below covers the reference's own error: libm's sin and exp
  * (under one double ulp each, and |s| + |e| <= |s + e| + 2) and the rounding
@@ -96,7 +96,6 @@ static void reference_of(const void *ctx, long v, double *ref, double *bound)
 {
     const struct fastmath *f = (const struct fastmath *)ctx;
     float x = f->values[v];
-    const double u = 0x1.0p-24;
     double sum = 0, err = 0, mass = 0;
     float k = 0.0f;
     for (int j = 0; j < f->terms; j++) {
@@ -116,7 +115,7 @@ static void reference_of(const void *ctx, long v, double *ref, double *bound)
     }
     double K = f->terms;
     *ref = sum;
-    *bound = err + (2 * u + 16 * K * u * u) * mass + (4 * K + 8) * 0x1.0p-53 * (mass + 2 * K);
+    *bound = err + compensated_sum_bound(f->terms, mass) + (4 * K + 8) * 0x1.0p-53 * (mass + 2 * K);
 }
 
 /* The summation check. The bound above must allow each term the documented
@@ -131,15 +130,16 @@ static void reference_of(const void *ctx, long v, double *ref, double *bound)
  * of that sum:
  *   |result - sum t_k| <= (2u + 16 K u^2) sum |t_k|
  * (Goldberg, Thm. 8; Higham, sec. 4.3), and exactly t_1 for one term, where
- * the first add into a zero sum is exact. The last term below covers the
- * double sum and keeps a zero term's bound above zero. A host model of these
- * sums (glibc's sinf and expf standing in for the GPU's, 65536 inputs of the
- * odd size) finds a correct Kahan sum at 0.55 of this bound at most (0.86 at
- * --terms 4), a plain float sum past it on 5716 of 65536 values at the
- * default 32 terms (3.2 times it at worst) and a sign-flipped compensation on
- * 21791 (6.3 times); at --terms 1 any other function than the declared one
- * fails where it returns another float. Computing these terms is not a
- * reference of the functions: the documented bound above checks those. */
+ * the first add into a zero sum is exact (compensated_sum_check_bound, whose
+ * last term covers the double sum and keeps a zero term's bound above zero).
+ * A host model of these sums (glibc's sinf and expf standing in for the GPU's,
+ * 65536 inputs of the odd size) finds a correct Kahan sum at 0.55 of this
+ * bound at most (0.86 at --terms 4), a plain float sum past it on 5716 of
+ * 65536 values at the default 32 terms (3.2 times it at worst) and a
+ * sign-flipped compensation on 21791 (6.3 times); at --terms 1 any other
+ * function than the declared one fails where it returns another float.
+ * Computing these terms is not a reference of the functions: the documented
+ * bound above checks those. */
 __global__ void terms_kernel(float *out, const float *in, int n, int arg)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -163,10 +163,8 @@ __global__ void terms_kernel(float *out, const float *in, int n, int arg)
 static void summation_of(const void *ctx, long v, double *ref, double *bound)
 {
     const struct fastmath *f = (const struct fastmath *)ctx;
-    const double u = 0x1.0p-24, K = f->terms;
-    double sum = f->terms_sum[2 * v], mass = f->terms_sum[2 * v + 1];
-    *ref = sum;
-    *bound = (f->terms == 1 ? 0 : (2 * u + 16 * K * u * u) * mass) + (8 * K + 8) * 0x1.0p-53 * (mass + K);
+    *ref = f->terms_sum[2 * v];
+    *bound = compensated_sum_check_bound(f->terms, f->terms_sum[2 * v + 1]);
 }
 
 /* The accuracy table of the README: the largest error of each function

@@ -100,15 +100,15 @@ static double term_rel(int fast_div, int fast_rsqrt)
  * rounded to float is the float operation's result). The kernel adds the
  * terms t_k with Kahan's compensated summation, whose error is at most
  * (2u + O(K u^2)) sum |t_k| (Goldberg, "What every computer scientist should
- * know about floating-point arithmetic", Thm. 8; Higham sec. 4.3); 16 K u^2
- * covers the second-order part. With d_k = rel |t_k| the bound of term k:
+ * know about floating-point arithmetic", Thm. 8; Higham sec. 4.3);
+ * compensated_sum_bound (common/accuracy.h) covers the second-order part
+ * with 16 K u^2. With d_k = rel |t_k| the bound of term k:
  *   |result - sum t_k| <= sum d_k + (2u + 16 K u^2) sum (|t_k| + d_k).
  * The last term covers the reference's own rounding in double. */
 static void reference_of(const void *ctx, long v, double *ref, double *bound)
 {
     const struct divsqrt *d = (const struct divsqrt *)ctx;
     float2 p = d->values[v];
-    const double u = 0x1.0p-24;
     double rel = term_rel(d->fast_div, d->fast_rsqrt), sum = 0, err = 0, mass = 0;
     float s = -1.0f;
     for (int j = 0; j < d->terms; j++) {
@@ -122,7 +122,7 @@ static void reference_of(const void *ctx, long v, double *ref, double *bound)
     }
     double K = d->terms;
     *ref = sum;
-    *bound = err + (2 * u + 16 * K * u * u) * mass + (8 * K + 8) * 0x1.0p-53 * mass;
+    *bound = err + compensated_sum_bound(d->terms, mass) + (8 * K + 8) * 0x1.0p-53 * mass;
 }
 
 /* The summation check. The bound above must allow each term the documented
@@ -137,14 +137,15 @@ static void reference_of(const void *ctx, long v, double *ref, double *bound)
  * covered below). The kernel must then be within Kahan's bound of that sum:
  *   |result - sum t_k| <= (2u + 16 K u^2) sum |t_k|
  * (Goldberg, Thm. 8; Higham, sec. 4.3), and exactly t_1 for one term, where
- * the first add into a zero sum is exact. The last term below covers the
- * double sum and keeps a zero term's bound above zero. A host model of these
- * sums (the IEEE terms, which the host reproduces, over 65536 points of the
- * odd size) finds a correct Kahan sum at 0.49 of this bound at most (0.78 at
- * --terms 4), a plain float sum past it on 4663 of 65536 points at the
- * default 32 terms (3.0 times it at worst) and a sign-flipped compensation on
- * 19002 (6.4 times); at --terms 1, __fdividef or rsqrtf in the IEEE program
- * fails wherever it returns another float than '/' or 1.0f / sqrtf. */
+ * the first add into a zero sum is exact (compensated_sum_check_bound, whose
+ * last term covers the double sum and keeps a zero term's bound above zero).
+ * A host model of these sums (the IEEE terms, which the host reproduces, over
+ * 65536 points of the odd size) finds a correct Kahan sum at 0.49 of this
+ * bound at most (0.78 at --terms 4), a plain float sum past it on 4663 of
+ * 65536 points at the default 32 terms (3.0 times it at worst) and a
+ * sign-flipped compensation on 19002 (6.4 times); at --terms 1, __fdividef or
+ * rsqrtf in the IEEE program fails wherever it returns another float than '/'
+ * or 1.0f / sqrtf. */
 __global__ void terms_kernel(float *out, const float *in, int n, int arg)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -170,10 +171,8 @@ __global__ void terms_kernel(float *out, const float *in, int n, int arg)
 static void summation_of(const void *ctx, long v, double *ref, double *bound)
 {
     const struct divsqrt *d = (const struct divsqrt *)ctx;
-    const double u = 0x1.0p-24, K = d->terms;
-    double sum = d->terms_sum[2 * v], mass = d->terms_sum[2 * v + 1];
-    *ref = sum;
-    *bound = (d->terms == 1 ? 0 : (2 * u + 16 * K * u * u) * mass) + (8 * K + 8) * 0x1.0p-53 * (mass + K);
+    *ref = d->terms_sum[2 * v];
+    *bound = compensated_sum_check_bound(d->terms, d->terms_sum[2 * v + 1]);
 }
 
 /* The accuracy table of the README: the largest error of each operation

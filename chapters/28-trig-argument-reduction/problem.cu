@@ -101,15 +101,15 @@ static void term_bounds(int rule, int sinpi, float q, double *c, double *s, doub
  * the kernel rounds them: with f >= 2^-6 and q < 2^22, p + k f is exact in
  * double, so rounding it to float reproduces the kernel's fmaf. Each sum is
  * Kahan's compensated sum, whose error is at most (2u + O(K u^2)) times the
- * sum of the terms' magnitudes (Goldberg, Thm. 8; Higham sec. 4.3); 16 K u^2
- * covers the second-order part. The last term covers the reference's own
+ * sum of the terms' magnitudes (Goldberg, Thm. 8; Higham sec. 4.3);
+ * compensated_sum_bound (common/accuracy.h) covers the second-order part
+ * with 16 K u^2. The last term covers the reference's own
  * rounding in double (libm's sin and cos of arguments up to 2^24 radians are
  * accurate to about an ulp of double). */
 static void reference_of(const void *ctx, long v, double ref[2], double bound[2])
 {
     const struct trigred *t = (const struct trigred *)ctx;
     float2 o = t->values[v];
-    const double u = 0x1.0p-24;
     double sum[2] = {0, 0}, err[2] = {0, 0}, mass[2] = {0, 0};
     float k = 0.0f;
     for (int j = 0; j < t->terms; j++) {
@@ -126,7 +126,7 @@ static void reference_of(const void *ctx, long v, double ref[2], double bound[2]
     double K = t->terms;
     for (int c = 0; c < 2; c++) {
         ref[c] = sum[c];
-        bound[c] = err[c] + (2 * u + 16 * K * u * u) * mass[c] + (8 * K + 8) * 0x1.0p-53 * (mass[c] + K);
+        bound[c] = err[c] + compensated_sum_bound(t->terms, mass[c]) + (8 * K + 8) * 0x1.0p-53 * (mass[c] + K);
     }
 }
 
@@ -142,16 +142,17 @@ static void reference_of(const void *ctx, long v, double ref[2], double bound[2]
  * within Kahan's bound of that sum:
  *   |result - sum t_k| <= (2u + 16 K u^2) sum |t_k|
  * (Goldberg, Thm. 8; Higham, sec. 4.3), and exactly t_1 for one sample, where
- * the first add into a zero sum is exact. The last term below covers the
- * double sum and keeps a zero sum's bound above zero. A host model of these
- * sums (glibc's cosf and sinf of the same float arguments standing in for
- * the GPU's, 32768 oscillators of the odd size, octaves 0, 14, 15 and 20, raw
- * and wrapped) finds a correct Kahan sum at 0.47 of this bound at most at 32
- * samples (0.82 at 4), a plain float sum past it on 27 to 513 of the 65536
- * sums at the default 32 samples (86 at octave 15, raw; up to 4.3 times the
- * bound) and a sign-flipped compensation on 548 to 1625. Cosines and sines
- * cancel over a cycle, so the partial sums stay small and a plain sum loses
- * less here than in chapters 25 and 27: 32 samples show it, 256 barely. */
+ * the first add into a zero sum is exact (compensated_sum_check_bound, whose
+ * last term covers the double sum and keeps a zero sum's bound above zero).
+ * A host model of these sums (glibc's cosf and sinf of the same float
+ * arguments standing in for the GPU's, 32768 oscillators of the odd size,
+ * octaves 0, 14, 15 and 20, raw and wrapped) finds a correct Kahan sum at 0.47
+ * of this bound at most at 32 samples (0.82 at 4), a plain float sum past it
+ * on 27 to 513 of the 65536 sums at the default 32 samples (86 at octave 15,
+ * raw; up to 4.3 times the bound) and a sign-flipped compensation on 548 to
+ * 1625. Cosines and sines cancel over a cycle, so the partial sums stay small
+ * and a plain sum loses less here than in chapters 25 and 27: 32 samples show
+ * it, 256 barely. */
 __global__ void terms_kernel(float *out, const float *in, int n, int arg)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -181,11 +182,9 @@ __global__ void terms_kernel(float *out, const float *in, int n, int arg)
 static void summation_of(const void *ctx, long v, double ref[2], double bound[2])
 {
     const struct trigred *t = (const struct trigred *)ctx;
-    const double u = 0x1.0p-24, K = t->terms;
     for (int c = 0; c < 2; c++) {
-        double sum = t->terms_sum[4 * v + 2 * c], mass = t->terms_sum[4 * v + 2 * c + 1];
-        ref[c] = sum;
-        bound[c] = (t->terms == 1 ? 0 : (2 * u + 16 * K * u * u) * mass) + (8 * K + 8) * 0x1.0p-53 * (mass + K);
+        ref[c] = t->terms_sum[4 * v + 2 * c];
+        bound[c] = compensated_sum_check_bound(t->terms, t->terms_sum[4 * v + 2 * c + 1]);
     }
 }
 
