@@ -150,9 +150,12 @@ const struct problem PROBLEM = {
     },
     .nknobs = 2,
     /* Rows shorter than a vector, and of every length modulo 4, so that the
-     * naive program's head and tail run at every size. */
+     * naive program's head and tail run at every size. --cols 4099: five
+     * float4 blocks a row (1024 columns each) and a ragged last vector, where
+     * every other float4 test fits one block in a row. */
     .test_options = {"--cols 1024", "--cols 1024 --vector 1", "--cols 1", "--cols 2",
-                     "--cols 3 --vector 2", "--cols 6", "--cols 7", "--cols 1002 --vector 2"},
+                     "--cols 3 --vector 2", "--cols 6", "--cols 7", "--cols 1002 --vector 2",
+                     "--cols 4099"},
     .timing = TIME_KERNEL,
     .metric = METRIC_GBS,
     .ncu_metrics = "gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,"
