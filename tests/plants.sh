@@ -5,7 +5,8 @@
 # chapter's sources, or a sed expression that edits the program's source (so that a plant
 # needs no change to the measured sources); a plant that changes nothing is refused.
 # A malformed line is an error naming the file and line, exit 2, before anything is built.
-# `tests/plants.sh source DIR NAME VARIANT` prints the planted program's source.
+# `tests/plants.sh source DIR NAME VARIANT` prints the planted program's source (a header of the
+# chapter's that the expression edits is inlined, edited, where the program includes it).
 set -u
 if [ "${1:-}" = source ]; then
     dir=$2 name=$3 v=$4
@@ -14,6 +15,16 @@ if [ "${1:-}" = source ]; then
     IFS=$'\t' read -r _ _ _ _ _ expr <<<"$line"
     if [ -z "${expr:-}" ]; then cat "$dir/$v.cu"; exit 0; fi
     out=$(sed -e "$expr" "$dir/$v.cu") || exit 2
+    # The expression may edit a header of the chapter's own that the program includes (chapter
+    # 18's packed.h): that header, edited, then stands in the source in place of its #include.
+    out=$(while IFS= read -r l; do
+        if [[ $l =~ ^#include\ \"([A-Za-z0-9_]+\.h)\" ]] && [ -f "$dir/${BASH_REMATCH[1]}" ]; then
+            h=$dir/${BASH_REMATCH[1]}
+            e=$(sed -e "$expr" "$h") || exit 2
+            if [ "$e" != "$(cat "$h")" ]; then printf '%s\n' "$e"; continue; fi
+        fi
+        printf '%s\n' "$l"
+    done <<<"$out") || exit 2
     if [ "$out" = "$(cat "$dir/$v.cu")" ]; then
         echo "error: $dir/plants.tsv: $name's sed expression changes nothing in $v.cu" >&2; exit 2
     fi

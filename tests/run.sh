@@ -66,6 +66,15 @@ printf 'OK\tnaive\tbig\t-\tx\nok\tnaive\tsmall\t-\tx\nNONE\tnaive\tsmall\t-\tx\n
 printf 'SED\tnaive\tsmall\t-\tx\ts/PLANT_OK/PLANT_SED/\n' >"$ptmp/chapters/99-x/plants.tsv"
 (cd "$ptmp" && "$OLDPWD/tests/plants.sh" source chapters/99-x SED naive) | grep -q '^#ifdef PLANT_SED$' \
     && ok "tests/plants.sh source applies a plant's sed expression to the program" || bad "tests/plants.sh source did not apply the sed plant"
+# A sed plant may edit a header of the chapter's that the program includes: the edited header
+# then stands inlined where the program includes it (an unedited one stays an #include).
+printf '#include "kept.h"\n#include "edited.h" /* a comment */\nint main(void) { return 0; }\n' >"$ptmp/chapters/99-x/hdr.cu"
+echo 'int kept;' >"$ptmp/chapters/99-x/kept.h"; echo 'int edited = 1;' >"$ptmp/chapters/99-x/edited.h"
+printf 'HDR\thdr\tsmall\t-\tx\ts/edited = 1/edited = 2/\n' >"$ptmp/chapters/99-x/plants.tsv"
+[ "$(cd "$ptmp" && "$OLDPWD/tests/plants.sh" source chapters/99-x HDR hdr)" = "$(printf '#include "kept.h"\nint edited = 2;\nint main(void) { return 0; }')" ] \
+    && ok "tests/plants.sh source inlines, edited, a chapter header that the plant's expression changes" \
+    || bad "tests/plants.sh source did not inline the edited header"
+rm -f "$ptmp/chapters/99-x/hdr.cu"
 printf 'OK\tnaive\todd\t--block 64\ta plant\n' >"$ptmp/chapters/99-x/plants.tsv"
 [ "$(cd "$ptmp" && "$OLDPWD/tests/plants.sh")" = "chapters/99-x OK naive odd --block 64" ] \
     && ok "tests/plants.sh lists a well-formed plant with its options" || bad "tests/plants.sh misread a well-formed plant"

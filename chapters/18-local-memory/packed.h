@@ -33,11 +33,7 @@ __global__ void packed_kernel(uint8_t *out, const uint32_t *in, long n)
     }
 #pragma unroll
     for (int b = 0; b < BINS; b++)
-#ifdef PLANT_FIELD_6BIT /* planted fault: a 6-bit mask (0..63) where a count reaches 64 */
-        out[b * n + r] = (uint8_t)((hist4[b / 4] >> (8 * (b % 4))) & 63u);
-#else
         out[b * n + r] = (uint8_t)(hist4[b / 4] >> (8 * (b % 4)));
-#endif
 }
 // [packed]
 

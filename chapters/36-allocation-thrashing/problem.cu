@@ -65,7 +65,9 @@ static long stale_iterations;
 // [iteration]
 void iteration(const struct scratch_loop *w, unsigned *scratch, int k, cudaStream_t s)
 {
-    if (w->alloc_calls <= w->free_calls) /* the wrappers count every call: scratch is freed */
+    /* The wrappers count every call: more frees than allocations means the scratch is freed.
+     * A loop that allocates without them (an exercise's) counts no call, and nothing here. */
+    if (w->alloc_calls > 0 && w->alloc_calls <= w->free_calls)
         stale_iterations++;
     unsigned blocks = (unsigned)((w->n + THREADS - 1) / THREADS);
     produce_kernel<<<blocks, THREADS, 0, s>>>(scratch, w->x, w->n, (unsigned)k + 1);
