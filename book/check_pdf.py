@@ -498,7 +498,7 @@ def diagrams(figures_path):
     lookup, 1 + sm__idc_divergent_instruction_replays / the lookup instructions (the recorded size:
     n / 32 warps x 32 steps), and its shared-memory passes, l1tex__data_pipe_lsu_wavefronts / LDS
     executed; chapter 01's DRAM bytes read and written per element, dram__bytes_read/write.sum /
-    size, and its kernels, one LDG.E.128 each; chapter 21's tile rows, ptxas smem_bytes / 32 rows /
+    size, and its kernels, one LDG.E.128 each; chapter 21's tile rows, ptxas smem_bytes / T rows (T x T floats unpadded) /
     4 bytes, and its passes and bank conflicts per LDS; chapter 32's passes per warp, 1 + divergent
     branch targets / (size / 32), and lanes per pass, threads per warp instruction; chapter 19's uses of a loaded float per global load: each FFMA uses
     one float of A and one of B, so the uses per load are 2 x FFMA over the floats loaded from global

@@ -459,10 +459,13 @@ local DIAGRAMS = {
       'book\'s check compares the DRAM ratios with each GPU\'s record.', svg, drawn)
   end,
   ['21'] = function(c)
-    -- A tile of 32 rows of floats (lane l of a warp reads row l): each row's length is the shared
-    -- memory ptxas gave the program over 32 rows of 4 bytes.
-    local recs, tile, rows = records(c), 32, {}
+    -- A tile of T rows of floats (lane l of a warp reads row l): the unpadded program's shared
+    -- memory (ptxas) is T rows of T floats, and each program's row length is its shared memory
+    -- over T rows of 4 bytes.
+    local recs, rows = records(c), {}
     local smem = recs[1] and recs[1].m.smem_bytes or {}
+    local tile = smem.naive and math.floor(math.sqrt(smem.naive / 4) + 0.5)
+    if not tile or tile * tile * 4 ~= smem.naive then return nil end
     for k, prog in ipairs({'naive', 'optimized'}) do
       rows[k] = smem[prog] and smem[prog] % (tile * 4) == 0 and math.floor(smem[prog] / (tile * 4))
       if not rows[k] then return nil end
@@ -470,7 +473,7 @@ local DIAGRAMS = {
     local svg, drawn = charts.banks(c.nn, tile, rows)
     local p = drawn.panels
     drawn.per_request = {}
-    against(drawn.per_request, recs, 'floats a tile row holds (shared bytes / 32 rows / 4)', {{'naive', rows[1]}, {'optimized', rows[2]}},
+    against(drawn.per_request, recs, 'floats a tile row holds (shared bytes / ' .. tile .. ' rows / 4)', {{'naive', rows[1]}, {'optimized', rows[2]}},
       function(m, _, prog) return m.smem_bytes[prog] / (tile * 4) end)
     against(drawn.per_request, recs, 'shared-memory passes per load (recorded passes per LDS)', {{'naive', p[1].ways}, {'optimized', p[2].ways}},
       function(m, _, prog) return m['l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum'][prog] / m['smsp__sass_inst_executed_op_shared_ld.sum'][prog] end)
@@ -486,13 +489,13 @@ local DIAGRAMS = {
     end
     return picture(c, 'the bank each lane of a warp reads when it walks down a column ' ..
       'of the tile (lane l reads element [l][0], word ' .. rows[1] .. ' l or ' .. rows[2] .. ' l, bank = word mod 32): ' ..
-      'tile[32][' .. rows[1] .. '] puts all 32 lanes in one bank (' .. p[1].ways .. '-way conflict, ' ..
-      p[1].ways .. ' passes), tile[32][' .. rows[2] .. '] one lane per bank (' .. p[2].ways .. ' pass). Nsight Compute recorded ' ..
+      'tile[' .. tile .. '][' .. rows[1] .. '] puts all 32 lanes in one bank (' .. p[1].ways .. '-way conflict, ' ..
+      p[1].ways .. ' passes), tile[' .. tile .. '][' .. rows[2] .. '] one lane per bank (' .. p[2].ways .. ' pass). Nsight Compute recorded ' ..
       table.concat(seen, '; ') .. ': each the whole launch\'s mean, a little over the one warp drawn. The tile\'s row of ' .. rows[2] ..
       ' floats holds one padding word: word ' .. rows[2] .. ' l is ' .. rows[2] - 1 .. ' l + l, so each row starts one bank on from the ' ..
       'row above and lane l reads bank l. The row lengths (' .. rows[1] .. ' and ' .. rows[2] .. ' floats) are the shared memory ptxas ' ..
       'gave each program (' .. grouped(string.format('%d', smem.naive)) .. ' B and ' ..
-      grouped(string.format('%d', smem.optimized)) .. ' B) over the tile\'s 32 rows of ' ..
+      grouped(string.format('%d', smem.optimized)) .. ' B) over the tile\'s ' .. tile .. ' rows of ' ..
       '4-byte floats, not read off the source; the book\'s check compares the passes and bank conflicts per load with what ' ..
       'Nsight Compute recorded on each GPU.', svg, drawn)
   end,

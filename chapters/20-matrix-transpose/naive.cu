@@ -27,7 +27,6 @@ static transpose_fn kernel_for(int rows)
     case 2: return transpose_kernel<2>;
     case 4: return transpose_kernel<4>;
     case 16: return transpose_kernel<16>;
-    case 32: return transpose_kernel<32>;
     default: return transpose_kernel<BLOCK_ROWS>;
     }
 }

@@ -1,6 +1,6 @@
-/* Chapter 21, naive: the tiled transpose with a 32 x 32 shared array. Each
+/* Chapter 21, naive: the tiled transpose with a 64 x 64 shared array. Each
  * warp writes a row of the tile and later reads a column of it; a column of
- * a 32-float-wide array lies in a single bank. */
+ * a 64-float-wide array lies in a single bank. */
 #include "problem.h"
 #include "cuda_check.h"
 
@@ -8,7 +8,7 @@
 template <int ROWS> /* threads per tile column: --rows picks the instance */
 __global__ void transpose_kernel(float *out, const float *in, long n)
 {
-    /* 32 floats a row: element [i][j] is in bank j, whatever i is. */
+    /* 64 floats a row: element [i][j] is in bank j % 32, whatever i is. */
     __shared__ float tile[TILE][TILE];
     long c = blockIdx.x * (long)TILE + threadIdx.x;
     long r0 = blockIdx.y * (long)TILE + threadIdx.y;
@@ -39,7 +39,6 @@ static transpose_fn kernel_for(int rows)
     case 2: return transpose_kernel<2>;
     case 4: return transpose_kernel<4>;
     case 16: return transpose_kernel<16>;
-    case 32: return transpose_kernel<32>;
     default: return transpose_kernel<BLOCK_ROWS>;
     }
 }

@@ -10,7 +10,10 @@
 
 enum { KNOB_RADIUS, KNOB_SELECT };
 
-static size_t device_bytes(const struct config *c) { return 2 * (size_t)c->size * sizeof(float); }
+static size_t device_bytes(const struct config *c)
+{
+    return (2 * (size_t)c->size + 2 * MAX_RADIUS) * sizeof(float);
+}
 
 /* Input and downloaded output (4 bytes each), the reference (8). */
 static size_t host_bytes(const struct config *c) { return (size_t)c->size * 16; }
@@ -25,7 +28,11 @@ static void *create(const struct config *c)
     v->h_in = (float *)host_alloc(bytes);
     rng_fill_f32(v->h_in, (size_t)v->n, -1.0f, 1.0f, c->seed, 0);
     rng_fill_f32(v->h_w, 2 * v->radius + 1, -0.5f, 0.5f, c->seed, 1);
-    v->in = (float *)device_alloc(bytes);
+    /* The padding is the kernels' to supply: a kernel that loads in[j] outside 0..n-1 (and,
+     * say, multiplies it by a mask of 0) reads NaN from these guards, and the check sees it. */
+    v->in_alloc = (float *)device_alloc(bytes + 2 * MAX_RADIUS * sizeof(float));
+    CUDA_CHECK(cudaMemset(v->in_alloc, 0xFF, bytes + 2 * MAX_RADIUS * sizeof(float)));
+    v->in = v->in_alloc + MAX_RADIUS;
     v->out = (float *)device_alloc(bytes);
     CUDA_CHECK(cudaMemcpy(v->in, v->h_in, bytes, cudaMemcpyHostToDevice));
     return v;
@@ -95,7 +102,7 @@ static double flops(const void *data)
 static void destroy(void *data)
 {
     struct conv *v = (struct conv *)data;
-    CUDA_CHECK(cudaFree(v->in));
+    CUDA_CHECK(cudaFree(v->in_alloc));
     CUDA_CHECK(cudaFree(v->out));
     free(v->h_in);
     free(v);
@@ -122,7 +129,10 @@ const struct problem PROBLEM = {
     .metric = METRIC_ISSUE,
     /* Instructions and branches executed (the loop's overhead), the load
      * requests and the sectors they touch (a misaligned warp load spans two
-     * 128-byte lines: the L1's work per load), DRAM. */
+     * 128-byte lines: the L1's work per load), DRAM; then what else may hold
+     * a kernel below the issue roof: the L1's busiest unit, and the stalls
+     * per issued instruction on the L1's queue (lg_throttle), on loads in
+     * flight (long_scoreboard) and on fixed latencies (wait). */
     .ncu_metrics = "gpu__time_duration.sum,smsp__inst_executed.sum,"
                    "smsp__sass_inst_executed_op_branch.sum,"
                    "smsp__sass_inst_executed_op_global_ld.sum,"
@@ -131,7 +141,11 @@ const struct problem PROBLEM = {
                    "smsp__issue_active.avg.pct_of_peak_sustained_active,"
                    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,"
                    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,"
-                   "dram__throughput.avg.pct_of_peak_sustained_elapsed",
+                   "dram__throughput.avg.pct_of_peak_sustained_elapsed,"
+                   "l1tex__throughput.avg.pct_of_peak_sustained_active,"
+                   "smsp__average_warps_issue_stalled_lg_throttle_per_issue_active.ratio,"
+                   "smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio,"
+                   "smsp__average_warps_issue_stalled_wait_per_issue_active.ratio",
     /* Three taps and 33; the padding as a select (the exercise's answer). */
     .sweeps = {"--radius 1", "--radius 16", "--select 1"},
     .device_bytes = device_bytes,

@@ -17,6 +17,7 @@ struct conv {
     int radius;      /* --radius: 2 radius + 1 taps */
     int select;      /* --select: the zero padding as a select instead of an if */
     float *in, *out; /* device input and output */
+    float *in_alloc; /* in's allocation: MAX_RADIUS NaN floats each side of in */
     float *h_in;     /* host input */
     float h_w[MAX_TAPS];
 };

@@ -56,19 +56,13 @@ void start_loop(struct scratch_loop *w, cudaStream_t s)
     CUDA_CHECK(cudaMemsetAsync(w->y, 0, buffer_bytes(w->n), s));
 }
 
-/* Iterations queued while no scratch buffer was allocated: on one stream a
- * kernel queued after its buffer's cudaFreeAsync still reads the right data
- * (the pool hands the block on in stream order), so only this count shows
- * the use after free to check(). Zeroed by create(). */
-static long stale_iterations;
-
 // [iteration]
-void iteration(const struct scratch_loop *w, unsigned *scratch, int k, cudaStream_t s)
+void iteration(struct scratch_loop *w, unsigned *scratch, int k, cudaStream_t s)
 {
-    /* The wrappers count every call: more frees than allocations means the scratch is freed.
-     * A loop that allocates without them (an exercise's) counts no call, and nothing here. */
+    /* The wrappers count every call: as many frees as allocations means the scratch is
+     * freed. A loop that allocates without them (an exercise's) counts no call, and nothing here. */
     if (w->alloc_calls > 0 && w->alloc_calls <= w->free_calls)
-        stale_iterations++;
+        w->stale_iterations++;
     unsigned blocks = (unsigned)((w->n + THREADS - 1) / THREADS);
     produce_kernel<<<blocks, THREADS, 0, s>>>(scratch, w->x, w->n, (unsigned)k + 1);
     CHECK_LAUNCH();
@@ -115,7 +109,6 @@ static void *create(const struct config *c)
     w->n = c->size;
     w->iters = (int)c->knob[KNOB_ITERS];
     w->strategy = (int)c->knob[KNOB_STRATEGY];
-    stale_iterations = 0;
     /* Device memory before this program takes any: the "before" of the
      * footprint that report_loop prints. */
     CUDA_CHECK(cudaMemGetInfo(&w->mem_free_before, &w->mem_total));
@@ -158,9 +151,9 @@ static int check(void *data, struct check_report *r)
     for (size_t i = 0; i < n; i++)
         ref[i] = (w->h_x[i] + w->h_x[n - 1 - i]) * factors;
     check_bytes(got, ref, n, sizeof *got, r);
-    if (stale_iterations) {
+    if (w->stale_iterations) {
         printf("check: %ld iterations queued their kernels after the scratch buffer's free\n",
-               stale_iterations);
+               w->stale_iterations);
         r->passed = 0;
     }
     free(got);

@@ -21,6 +21,11 @@ struct scratch_loop {
     unsigned *h_x;     /* host copy of x, for the reference */
     /* Counted by the wrappers below over every run of the loop. */
     long runs, alloc_calls, free_calls;
+    /* Iterations queued while no scratch buffer was allocated: on one stream a
+     * kernel queued after its buffer's cudaFreeAsync still reads the right
+     * data (the pool hands the block on in stream order), so only this count
+     * shows the use after free to check(). */
+    long stale_iterations;
     double alloc_s, free_s; /* host seconds spent inside those calls */
     /* Each run's seconds inside the allocation and free calls, so that the
      * cost per iteration is a median over the same runs as the loop's time,
@@ -35,7 +40,7 @@ extern const struct problem PROBLEM;
 /* Starts a run of the loop: y = 0, then iterations 0 .. iters - 1. */
 void start_loop(struct scratch_loop *w, cudaStream_t s);
 /* Iteration k: scratch = x * (k + 1), then y += scratch + scratch reversed. */
-void iteration(const struct scratch_loop *w, unsigned *scratch, int k, cudaStream_t s);
+void iteration(struct scratch_loop *w, unsigned *scratch, int k, cudaStream_t s);
 
 static inline double host_clock(void)
 {
