@@ -11,13 +11,16 @@
 /* The kernels of both chapters move a TILE x TILE block of the matrix per
  * thread block, with TILE x rows threads, each thread handling TILE / rows
  * elements. The pairs use BLOCK_ROWS: 512 threads of eight elements each.
- * --rows (a power of two up to MAX_ROWS) changes it; a block holds at most
- * 1,024 threads. The tile is 64 floats wide, not 32: on an H200 a 32-wide
- * tile stayed under 90% of the copy roof at every --rows measured (the
- * results of commit 0aebb60). */
+ * --rows (a power of two up to MAX_ROWS) changes it. The tile is 64 floats
+ * wide, not 32: on an H200 a 32-wide tile stayed under 90% of the copy roof
+ * at every --rows measured (the results of commit 0aebb60). */
 #define TILE 64
 #define BLOCK_ROWS 8
-#define MAX_ROWS (1024 / TILE)
+/* The largest --rows: 16, the largest instance kernel_for compiles, or fewer
+ * where a block of TILE x rows threads would pass 1,024. */
+#define MAX_ROWS (1024 / TILE < 16 ? 1024 / TILE : 16)
+#define TRANSPOSE_STR(x) #x
+#define TRANSPOSE_XSTR(x) TRANSPOSE_STR(x) /* TILE as text, for the knob's help */
 
 struct transpose {
     long n;        /* the matrix is n x n floats, row-major */

@@ -22,7 +22,7 @@ typedef void (*transpose_fn)(float *, const float *, long);
 
 static transpose_fn kernel_for(int rows)
 {
-    switch (rows) { /* create() admits only these */
+    switch (rows) { /* the knob admits only these */
     case 1: return transpose_kernel<1>;
     case 2: return transpose_kernel<2>;
     case 4: return transpose_kernel<4>;

@@ -15,9 +15,11 @@ const struct problem PROBLEM = {
     .min_size = 1,
     .max_size = 32768,
     .knobs = {{"rows", "threads per tile column, naive and optimized: each thread moves "
-               "64 / rows elements", BLOCK_ROWS, 1, MAX_ROWS, 0, KNOB_POWER_OF_TWO}},
+               TRANSPOSE_XSTR(TILE) " / rows elements", BLOCK_ROWS, 1, MAX_ROWS, 0, KNOB_POWER_OF_TWO}},
     .nknobs = 1,
-    .test_options = {"--rows 1", "--rows 16"},
+    /* Every value --rows admits besides the default: each launches its own
+     * instance of the kernel (kernel_for), so each is checked. */
+    .test_options = {"--rows 1", "--rows 2", "--rows 4", "--rows 16"},
     .timing = TIME_KERNEL,
     .metric = METRIC_GBS,
     /* Global stores: sectors per request is 32 for the naive kernel (one
