@@ -16,11 +16,10 @@
  * at every --rows measured (the results of commit 0aebb60). */
 #define TILE 64
 #define BLOCK_ROWS 8
-/* The largest --rows: 16, the largest instance kernel_for compiles, or fewer
- * where a block of TILE x rows threads would pass 1,024. */
-#define MAX_ROWS (1024 / TILE < 16 ? 1024 / TILE : 16)
-#define TRANSPOSE_STR(x) #x
-#define TRANSPOSE_XSTR(x) TRANSPOSE_STR(x) /* TILE as text, for the knob's help */
+/* The largest --rows: the largest instance kernel_for compiles, and a block
+ * of TILE x MAX_ROWS threads stays within 1,024 (a smaller TILE keeps it). */
+#define MAX_ROWS 16
+static_assert(TILE * MAX_ROWS <= 1024, "a block of TILE x MAX_ROWS threads passes 1,024");
 
 struct transpose {
     long n;        /* the matrix is n x n floats, row-major */

@@ -15,7 +15,7 @@ const struct problem PROBLEM = {
     .min_size = 1,
     .max_size = 32768,
     .knobs = {{"rows", "threads per tile column, naive and optimized: each thread moves "
-               TRANSPOSE_XSTR(TILE) " / rows elements", BLOCK_ROWS, 1, MAX_ROWS, 0, KNOB_POWER_OF_TWO}},
+               "TILE (64) / rows elements", BLOCK_ROWS, 1, MAX_ROWS, 0, KNOB_POWER_OF_TWO}},
     .nknobs = 1,
     /* Every value --rows admits besides the default: each launches its own
      * instance of the kernel (kernel_for), so each is checked. */

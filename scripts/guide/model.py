@@ -256,6 +256,11 @@ class Chapter:
                 f = [str(flags[x.strip()]) if x.strip() in flags else x for x in f] + ["0", "0"]
                 out["rules"][name] = tuple(c_integer(x, defines, f"{where}: knob {name}")
                                            for x in f[1:5])
+            unread = [k for k in self.declared()[0] if k not in out["rules"]]
+            if unread:
+                raise ResultsError(f"{where}: knob {unread[0]}: cannot read its rule (results.py "
+                                   "expects {\"name\", \"help\" ..., default, min, max[, multiple_of"
+                                   "[, rule]]}, the help in string literals only)")
             for key, text in SIZE_INIT.findall(src):
                 out[key] = c_integer(text, defines, f"{where}: .{key}")
             missing = [k for k in ("min_size", "max_size", "default_size") if k not in out]

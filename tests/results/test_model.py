@@ -17,13 +17,13 @@ sys.path.insert(0, os.path.join(REPO, "scripts"))
 from guide.evidence import PTXAS_METRICS                            # noqa: E402
 from guide.model import read_toc                                    # noqa: E402
 CHAPTER = "20-matrix-transpose"
-GPU, SLUG = "NVIDIA H100 80GB HBM3", "nvidia-h100-80gb-hbm3"
+GPU, SLUG = "NVIDIA H200", "nvidia-h200"
 failed = 0
 DECLARED_NCU = next(c for c in read_toc() if c.nn == CHAPTER[:2]).declared()[1]
 
 EVIDENCE_TOML = """
 [prediction]
-speedup = [5.0, 8.0]
+speedup = [5.0, 9.0]
 because = "fixture"
 
 [record]
@@ -51,7 +51,7 @@ holds = "naive > 2 * optimized"
 
 README = """# 20. Matrix transpose
 
-Speedup <!-- value: h100 speedup :.1f -->WRONG<!-- /value -->x; sectors per request are <!-- value: h100 claim store-sectors naive -->WRONG<!-- /value --> and <!-- value: h100 optimized ncu:l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum / 1e3 :.2f -->WRONG<!-- /value -->.
+Speedup <!-- value: h200 speedup :.1f -->WRONG<!-- /value -->x; sectors per request are <!-- value: h200 claim store-sectors naive -->WRONG<!-- /value --> and <!-- value: h200 optimized ncu:l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum / 1e3 :.2f -->WRONG<!-- /value -->.
 
 <!-- results -->
 <!-- /results -->
@@ -170,8 +170,10 @@ def main():
         expect(t, "the fixture passes `stale`", ["stale"], 0, "0 problem(s)")
         expect(t, "`readme` writes the inline values", ["readme"], 0, "updated")
         text = open(os.path.join(t.chapter, "README.md")).read()
-        check("an inline value holds the speedup with its format",
-              'speedup :.1f -->6.9<!-- /value -->' in text, text[:300])
+        med = {r[t.header.index("variant")]: float(r[t.header.index("median_us")]) for r in t.rows}
+        want = f'speedup :.1f -->{med["naive"] / med["optimized"]:.1f}<!-- /value -->'
+        check("an inline value holds the speedup with its format (the fixture's rows' ratio)",
+              want in text, text[:300])
         check("an inline value holds a claim's value (3 significant digits)",
               "store-sectors naive -->32.0<!-- /value -->" in text, text[:400])
         check("the evidence block shows the metric rows and the verdicts",
@@ -180,7 +182,7 @@ def main():
         expect(t, "`readme --check` passes after `readme`", ["readme", "--check"], 0)
         expect(t, "`claims` passes on evidence that holds", ["claims"], 0,
                "PASS: chapter 20 claim store-sectors", "PASS: chapter 20 claim registers",
-               "PASS: chapter 20 claim faster", "prediction 5x to 8x")
+               "PASS: chapter 20 claim faster", "prediction 5x to 9x")
         code, out, err = t.run("book-json")
         try:
             doc = json.loads(out)
@@ -196,38 +198,38 @@ def main():
         # Inline values: edited by hand, and a query that cannot resolve.
         readme = os.path.join(t.chapter, "README.md")
         good = open(readme).read()
-        t.write(f"chapters/{CHAPTER}/README.md", good.replace("-->6.9<", "-->7.5<"))
+        t.write(f"chapters/{CHAPTER}/README.md", good.replace(want, want.replace("-->", "-->1", 1)))
         expect(t, "PLANT an inline value edited by hand: `readme --check` fails",
-               ["readme", "--check"], 1, "h100 speedup :.1f --> says '7.5'", "edited by hand")
+               ["readme", "--check"], 1, "h200 speedup :.1f --> says", "edited by hand")
         t.write(f"chapters/{CHAPTER}/README.md",
-                good.replace("value: h100 speedup", "value: a100 speedup"))
+                good.replace("value: h200 speedup", "value: a100 speedup"))
         expect(t, "PLANT an inline value for a GPU without results: `readme --check` fails",
                ["readme", "--check"], 1, f"chapters/{CHAPTER}/README.md: <!-- value: a100 speedup",
                "matches 0 results files")
         t.write(f"chapters/{CHAPTER}/README.md",
                 good.replace("claim store-sectors naive", "claim nosuch naive"))
         expect(t, "PLANT an inline value naming no claim: `readme` fails", ["readme"], 1,
-               "<!-- value: h100 claim nosuch naive -->")
+               "<!-- value: h200 claim nosuch naive -->")
         t.write(f"chapters/{CHAPTER}/README.md",
                 good.replace("claim store-sectors naive", "claim store-sectors naive[--rows 4]"))
         expect(t, "PLANT '--' inside an inline value (an HTML comment cannot hold it): "
                "`readme` fails", ["readme"], 1, "'--' cannot stand inside an HTML comment")
-        t.write(f"chapters/{CHAPTER}/README.md", good.replace(" <!-- value: h100 speedup",
-                                                               "\n<!-- value: h100 speedup", 1))
+        t.write(f"chapters/{CHAPTER}/README.md", good.replace(" <!-- value: h200 speedup",
+                                                               "\n<!-- value: h200 speedup", 1))
         expect(t, "PLANT an inline value at the start of a line (Markdown would cut the "
                "sentence): `readme --check` fails", ["readme", "--check"], 1,
                "an inline value or claim citation begins the line")
         # record:size is the size the program's evidence was recorded at (16384 in the fixture).
         t.write(f"chapters/{CHAPTER}/README.md", good.replace(
-            "h100 optimized ncu:l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum / 1e3 :.2f",
-            "h100 optimized ncu:l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum / record:size :.4f"))
+            "h200 optimized ncu:l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum / 1e3 :.2f",
+            "h200 optimized ncu:l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum / record:size :.4f"))
         expect(t, "`readme` divides by record:size, the size the evidence was taken at",
                ["readme"], 0, "updated")
         check("record:size reads the evidence rows' size (4000 / 16384 = 0.2441)",
               "record:size :.4f -->0.2441<" in open(readme).read(), open(readme).read()[:600])
         t.write(f"chapters/{CHAPTER}/README.md", good.replace(
-            "h100 optimized ncu:l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum / 1e3 :.2f",
-            "h100 optimized ncu:l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum / record:elements :.2f"))
+            "h200 optimized ncu:l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum / 1e3 :.2f",
+            "h200 optimized ncu:l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum / record:elements :.2f"))
         expect(t, "PLANT record:elements (not a field): `readme` fails", ["readme"], 1,
                "record:elements is not one of record:size")
         t.write(f"chapters/{CHAPTER}/README.md", good)
@@ -237,10 +239,10 @@ def main():
         ev[2][4] = "31000"
         t.write_evidence(rows=ev)
         expect(t, "PLANT a claim the evidence contradicts: `claims` fails", ["claims"], 1,
-               "FAIL: chapter 20 claim store-sectors on NVIDIA H100 80GB HBM3: missed")
+               "FAIL: chapter 20 claim store-sectors on NVIDIA H200: missed")
         t.write_evidence(rows=t.evidence[:4] + t.evidence[5:])
         expect(t, "PLANT a claim with a metric not recorded: `claims` fails", ["claims"], 1,
-               "claim registers on NVIDIA H100 80GB HBM3: not recorded",
+               "claim registers on NVIDIA H200: not recorded",
                "nothing recorded for optimized ptxas:registers")
         t.write_evidence(source_hash="0123456789ab")
         expect(t, "PLANT an evidence row with a stale source hash: `claims` fails", ["claims"], 1,
@@ -249,9 +251,9 @@ def main():
                f"results/evidence/{SLUG}.csv:2: chapter 20 naive: stale")
         t.write_evidence()
         t.write(f"chapters/{CHAPTER}/evidence.toml",
-                EVIDENCE_TOML.replace("[5.0, 8.0]", "[10.0, 20.0]"))
+                EVIDENCE_TOML.replace("[5.0, 9.0]", "[10.0, 20.0]"))
         expect(t, "a missed prediction is reported, not a failure", ["claims"], 0,
-               "MISSED: chapter 20 on NVIDIA H100 80GB HBM3: prediction 10x to 20x")
+               "MISSED: chapter 20 on NVIDIA H200: prediction 10x to 20x")
         for bad, needle in [("naive.__class__ >= 6 * optimized", "Attribute is not allowed"),
                             ("__import__('os') >= 1", "Call is not allowed"),
                             ("naive >= 6 * optimized or optimized >= 1", "Or is not allowed"),
@@ -340,6 +342,23 @@ def main():
         c.dir = tmp
         check("metrics after a comment inside .ncu_metrics are declared",
               c.declared()[1] == ["a.sum", "b.sum", "c.sum"], str(c.declared()[1]))
+    # A knob whose help is built with a macro (chapter 20 once wrote TRANSPOSE_XSTR(TILE) into
+    # it) has a name but no readable rule: a clear error, not a KeyError at merge time.
+    from guide.model import ResultsError
+    with tempfile.TemporaryDirectory() as tmp:
+        with open(os.path.join(tmp, "problem.cu"), "w") as f:
+            f.write('const struct problem PROBLEM = {\n    .default_size = 8, .min_size = 1,\n'
+                    '    .max_size = 16,\n    .knobs = {{"rows", "moves " XSTR(TILE) " each", 8, 1,'
+                    ' 16, 0, KNOB_POWER_OF_TWO}},\n    .nknobs = 1,\n};\n')
+        c = Chapter("99", "x", "I", "5.1", "x")
+        c.dir = tmp
+        try:
+            c.problem()
+            got = "no error"
+        except ResultsError as e:
+            got = str(e)
+        check("PLANT a knob whose help holds a macro: a clear error naming the knob",
+              "knob rows: cannot read its rule" in got, got)
     return 1 if failed else 0
 
 
