@@ -8,15 +8,10 @@
 
 #define BLOCK 256
 #define MAX_DEGREE 256
-/* Independent Horner chains per thread, both programs: each step of one chain
- * waits for the previous (about 4-6 cycles of latency per HFMA2), so a thread
- * with one chain issues at most one FMA per latency; several chains let the
- * scheduler issue from one while the others wait, and the FP16 pipes, not the
- * latency, set the pace. */
-#define CHAINS 4
 
 /* The coefficients c_0 .. c_degree, passed by value (kernel parameters live
- * in a constant bank: no global load): once each for the scalar program,
+ * in a constant bank: no global load; ptxas fetches them into registers
+ * with LDC.64, 8 bytes a load): once each for the scalar program,
  * twice each (both halves of a __half2) for the paired one. */
 struct poly {
     __half c[MAX_DEGREE + 1];
