@@ -121,8 +121,9 @@ const struct problem PROBLEM = {
     .small_size = 100003,
     /* 21,121 groups, the last one key long: 2.5 passes of the group loop's
      * grid * warps groups, 132 SMs x 2 blocks x 32 warps = 8,448 on the H100
-     * and H200 (two passes on up to 165 SMs); at --warps 8 (8 blocks an SM)
-     * the same, at --warps 1 (32 one-warp blocks an SM) five. */
+     * and H200 (more than two on up to 165 SMs); at --warps 2 to 16 (64
+     * warps an SM) the same, at --warps 1 (32 one-warp blocks an SM) five
+     * and a bit. */
     .odd_size = 675841,
     .min_size = 1,
     .max_size = 1L << 30,
