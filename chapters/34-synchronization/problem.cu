@@ -92,14 +92,14 @@ static int check(void *data, struct check_report *rep)
 static double bytes(const void *data) { return 2.0 * sizeof(unsigned) * ((const struct group_sort *)data)->n; }
 
 /* The issue roof's work: the warp instructions a group needs, counted in the
- * SASS of either program's loop (532 in both, a barrier slot being a BAR in
- * one and a NOP in the other): 16 a split (the place, the store, the load and
- * the two barrier slots) times 32 splits, and 20 around them (the group's
+ * SASS of either program's loop (469 in both, a barrier slot being a BAR in
+ * one and a NOP in the other): 14 a split (the place, the store, the load and
+ * the two barrier slots) times 32 splits, and 21 around them (the group's
  * index, its load and store, the loop). Like bytes(), the same for both
  * programs; the claim same-instructions holds it to ncu's count. */
 static double flops(const void *data)
 {
-    return (double)groups_of(((const struct group_sort *)data)->n) * (16.0 * KEY_BITS + 20.0);
+    return (double)groups_of(((const struct group_sort *)data)->n) * (14.0 * KEY_BITS + 21.0);
 }
 
 static void destroy(void *data)

@@ -35,14 +35,16 @@ unsigned resident_grid(const void *kernel, long warps);
 /* Where key goes in its group after the split on bit b: the keys whose bit is
  * 0 first, then those whose bit is 1, each side in lane order (a stable split,
  * so that 32 of them, bit 0 to bit 31, sort the group). The ballot gives every
- * lane the 32 bits at once; the keys before this lane with a 1 are the ones
- * set below it. Every lane gets a different place, 0 to 31. */
+ * lane the 32 bits at once. A 0 goes to its lane less the 1s of the lanes
+ * before it; a 1 to the top slot less the 1s of the lanes after it. Every lane
+ * gets a different place, 0 to 31, for one POPC. */
 static __device__ __forceinline__ unsigned split_place(unsigned key, int b, unsigned lane)
 {
     unsigned bit = (key >> b) & 1;
     unsigned ones = __ballot_sync(0xffffffffu, bit);
-    unsigned ones_before = __popc(ones & ((1u << lane) - 1));
-    return bit ? GROUP - __popc(ones) + ones_before : lane - ones_before;
+    unsigned before = (1u << lane) - 1, after = ~before << 1;
+    unsigned count = __popc(ones & (bit ? after : before));
+    return bit ? GROUP - 1 - count : lane - count;
 }
 // [split]
 #endif
