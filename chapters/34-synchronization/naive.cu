@@ -1,57 +1,49 @@
-/* Chapter 34, naive: a block adds up its threads' values for a row with a tree
- * in shared memory, halving the active threads at every level and waiting for
- * the whole block with __syncthreads() after each one: 1 + 8 barriers for 256
- * threads, on every row. */
+/* Chapter 34, naive: each warp sorts its own groups of 32 keys by 32 splits
+ * through its own 32 slots of shared memory, and waits at __syncthreads() on
+ * both sides of every exchange: the whole block, 2 x 32 times a group, though
+ * no value ever crosses from one warp to another. */
 #include "problem.h"
 #include "cuda_check.h"
 
-// [reduce]
-/* The block's sum of v, valid in thread 0. partial holds THREADS values. */
-static __device__ unsigned block_sum(unsigned v, unsigned *partial)
-{
-    partial[threadIdx.x] = v;
-    __syncthreads();
-#pragma unroll
-    for (int half = THREADS / 2; half > 0; half /= 2) {
-        if (threadIdx.x < half)
-            partial[threadIdx.x] += partial[threadIdx.x + half];
-        __syncthreads();
-    }
-    return threadIdx.x == 0 ? partial[0] : 0;
-}
-// [reduce]
-
 // [kernel]
-/* Each block loops over the rows, DEPTH at a time: it loads them, then sums
- * them one by one into their own slots. Consecutive rows alternate between two
- * scratch buffers, so a row's stores never meet the previous row's reads. */
-__global__ void __launch_bounds__(THREADS, MIN_BLOCKS) row_sum_kernel(unsigned *out, const unsigned char *__restrict__ in,
-                                                          long n, long cols, long rows)
+/* The block's warps take consecutive groups and loop over the groups
+ * together (the loop's bound is the block's, not the warp's), so that every
+ * warp meets every barrier; a warp past the last group sorts padding. */
+__global__ void __launch_bounds__(1024) sort_groups_kernel(unsigned *out, const unsigned *__restrict__ in,
+                                                            long n, long groups)
 {
-    __shared__ unsigned scratch[2][THREADS];
-    for (long r0 = (long)blockIdx.x * DEPTH; r0 < rows; r0 += (long)gridDim.x * DEPTH) {
-        unsigned v[DEPTH];
-        load_rows(v, in, n, cols, r0);
+    extern __shared__ unsigned slots[]; /* GROUP a warp */
+    unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    unsigned *mine = slots + warp * GROUP;
+    long warps = blockDim.x / 32;
+    for (long first = (long)blockIdx.x * warps; first < groups; first += (long)gridDim.x * warps) {
+        long i = (first + warp) * GROUP + lane;
+        /* Past the last key: the largest key, which sorts last. */
+        unsigned key = i < n ? in[i] : 0xffffffffu;
 #pragma unroll
-        for (int d = 0; d < DEPTH; d++) {
-            unsigned s = block_sum(v[d], scratch[d % 2]);
-            if (threadIdx.x == 0 && r0 + d < rows)
-                out[r0 + d] = s;
+        for (int b = 0; b < KEY_BITS; b++) {
+            mine[split_place(key, b, lane)] = key;
+            __syncthreads(); /* every place written before any is read */
+            key = mine[lane];
+            __syncthreads(); /* every key read before the next split overwrites it */
         }
+        if (i < n)
+            out[i] = key;
     }
 }
 // [kernel]
 
 static void prepare(void *data)
 {
-    struct row_sums *r = (struct row_sums *)data;
-    r->grid = resident_grid((const void *)row_sum_kernel);
+    struct group_sort *r = (struct group_sort *)data;
+    r->grid = resident_grid((const void *)sort_groups_kernel, r->warps);
 }
 
 static void run(void *data, cudaStream_t s)
 {
-    struct row_sums *r = (struct row_sums *)data;
-    row_sum_kernel<<<r->grid, THREADS, 0, s>>>(r->out, r->in, r->n, r->cols, r->rows);
+    struct group_sort *r = (struct group_sort *)data;
+    unsigned threads = (unsigned)r->warps * 32;
+    sort_groups_kernel<<<r->grid, threads, threads * sizeof(unsigned), s>>>(r->out, r->in, r->n, r->groups);
     CHECK_LAUNCH();
 }
 

@@ -1,6 +1,6 @@
-/* Chapter 34, the problem: the sum of every row of a matrix of bytes, --cols
- * bytes to a row (the last row may be short), each sum into its own slot. The
- * check is exact: one missing or doubled byte changes its row's sum. */
+/* Chapter 34, the problem: sort every group of 32 keys of an array of n
+ * unsigned ints, each group in its own place (the last group may be short).
+ * The check is exact: every output key is compared with the host's sort. */
 #include "problem.h"
 #include "cuda_check.h"
 #include "rng.h"
@@ -8,117 +8,103 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-enum { KNOB_COLS };
+enum { KNOB_WARPS };
 
-/* The matrix repeats a pool of seeded random bytes, so that generating a GiB
- * and its row sums costs a million random numbers, not a billion, and each
- * row's sum is a difference of two prefix sums of the pool. The pool's length
- * is prime, so the repeats do not line up with the rows. */
-static const long POOL = 1048573;
+static long groups_of(long n) { return (n + GROUP - 1) / GROUP; }
 
-static long rows_of(long n, long cols) { return (n + cols - 1) / cols; }
-
+/* Keys in and out; library.cu adds its offsets and CUB's temporary storage,
+ * counted as a third copy of the keys. */
 static size_t device_bytes(const struct config *c)
 {
-    long rows = rows_of(c->size, c->knob[KNOB_COLS]);
-    return (size_t)c->size + (size_t)POOL + (size_t)rows * sizeof(unsigned) + 256;
+    return 3 * (size_t)c->size * sizeof(unsigned) + (size_t)(groups_of(c->size) + 1) * sizeof(int) + 256;
 }
 
-static size_t host_bytes(const struct config *c)
-{
-    long rows = rows_of(c->size, c->knob[KNOB_COLS]);
-    return (size_t)POOL * (1 + sizeof(long long)) + 2 * (size_t)rows * sizeof(unsigned); /* want, got */
-}
+static size_t host_bytes(const struct config *c) { return 3 * (size_t)c->size * sizeof(unsigned); }
 
-unsigned resident_grid(const void *kernel)
+unsigned resident_grid(const void *kernel, long warps)
 {
     int device, sms, per_sm;
+    size_t smem = (size_t)warps * GROUP * sizeof(unsigned);
     CUDA_CHECK(cudaGetDevice(&device));
     CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS, 0));
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, (int)warps * 32, smem));
     return (unsigned)(sms * (per_sm > 0 ? per_sm : 1));
 }
 
-__global__ void fill_kernel(unsigned char *in, const unsigned char *pool, long n, long pool_n)
+static int less_u32(const void *a, const void *b)
 {
-    long stride = (long)gridDim.x * blockDim.x;
-    for (long i = (long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
-        in[i] = pool[i % pool_n];
+    unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+    return (x > y) - (x < y);
 }
 
 static void *create(const struct config *c)
 {
-    struct row_sums *r = (struct row_sums *)calloc(1, sizeof *r);
+    struct group_sort *r = (struct group_sort *)calloc(1, sizeof *r);
     r->n = c->size;
-    r->cols = c->knob[KNOB_COLS];
-    r->rows = rows_of(r->n, r->cols);
-    /* Bytes 1..255: never zero, so a dropped byte always shows. */
-    unsigned char *pool = (unsigned char *)host_alloc((size_t)POOL);
-    long long *prefix = (long long *)host_alloc((size_t)(POOL + 1) * sizeof(long long));
-    uint64_t state = c->seed * 0x9E3779B97F4A7C15ULL + 34;
-    prefix[0] = 0;
-    for (long i = 0; i < POOL; i++) {
-        pool[i] = (unsigned char)(1 + rng_next(&state) % 255);
-        prefix[i + 1] = prefix[i] + pool[i];
-    }
-    /* The sum of bytes [0, x): whole pools, then a prefix of one. */
-    r->want = (unsigned *)host_alloc((size_t)r->rows * sizeof(unsigned));
-    for (long row = 0; row < r->rows; row++) {
-        long a = row * r->cols, b = a + r->cols < r->n ? a + r->cols : r->n;
-        long long sa = (a / POOL) * prefix[POOL] + prefix[a % POOL];
-        long long sb = (b / POOL) * prefix[POOL] + prefix[b % POOL];
-        r->want[row] = (unsigned)(sb - sa);
-    }
-    unsigned char *d_pool = (unsigned char *)device_alloc((size_t)POOL);
-    CUDA_CHECK(cudaMemcpy(d_pool, pool, (size_t)POOL, cudaMemcpyHostToDevice));
-    unsigned char *in = (unsigned char *)device_alloc((size_t)r->n);
-    fill_kernel<<<1024, 256>>>(in, d_pool, r->n, POOL);
-    CHECK_LAUNCH();
-    CUDA_CHECK(cudaDeviceSynchronize());
+    r->groups = groups_of(r->n);
+    r->warps = c->knob[KNOB_WARPS];
+    /* Keys 0 .. 2^32 - 2: never 0xFFFFFFFF, which is both the poison and
+     * the padding of a short group, so neither can pass for a key. */
+    unsigned *keys = (unsigned *)host_alloc((size_t)r->n * sizeof(unsigned));
+    rng_fill_i32((int32_t *)keys, (size_t)r->n, INT32_MIN, INT32_MAX - 1, c->seed, 34);
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < r->n; i++)
+        keys[i] += 0x80000000u;
+    unsigned *in = (unsigned *)device_alloc((size_t)r->n * sizeof(unsigned));
+    CUDA_CHECK(cudaMemcpy(in, keys, (size_t)r->n * sizeof(unsigned), cudaMemcpyHostToDevice));
     r->in = in;
-    r->out = (unsigned *)device_alloc((size_t)r->rows * sizeof(unsigned));
-    CUDA_CHECK(cudaFree(d_pool));
-    free(prefix);
-    free(pool);
+    r->out = (unsigned *)device_alloc((size_t)r->n * sizeof(unsigned));
+#pragma omp parallel for schedule(static)
+    for (long g = 0; g < r->groups; g++) {
+        long a = g * GROUP, b = a + GROUP < r->n ? a + GROUP : r->n;
+        qsort(keys + a, (size_t)(b - a), sizeof(unsigned), less_u32);
+    }
+    r->want = keys;
     return r;
 }
 
 static void poison(void *data)
 {
-    struct row_sums *r = (struct row_sums *)data;
-    poison_device(r->out, (size_t)r->rows * sizeof(unsigned));
+    struct group_sort *r = (struct group_sort *)data;
+    poison_device(r->out, (size_t)r->n * sizeof(unsigned));
 }
 
 static int check(void *data, struct check_report *rep)
 {
-    struct row_sums *r = (struct row_sums *)data;
-    size_t bytes = (size_t)r->rows * sizeof(unsigned);
+    struct group_sort *r = (struct group_sort *)data;
+    size_t bytes = (size_t)r->n * sizeof(unsigned);
     unsigned *got = (unsigned *)host_alloc(bytes);
     CUDA_CHECK(cudaMemcpy(got, r->out, bytes, cudaMemcpyDeviceToHost));
-    printf("row sums: %ld rows of %ld bytes; row 0: %u on the GPU, %u exact\n", r->rows, r->cols,
-           got[0], r->want[0]);
-    /* The pair's grid loops over the rows, grid * DEPTH of them a pass: the
-     * odd size needs more than one pass, so a wrong stride shows. */
+    printf("groups: %ld of %d keys (the last %ld long); group 0 sorted: %u .. %u on the GPU, "
+           "%u .. %u on the host\n", r->groups, GROUP, r->n - (r->groups - 1) * GROUP, got[0],
+           got[r->n < GROUP ? r->n - 1 : GROUP - 1], r->want[0], r->want[r->n < GROUP ? r->n - 1 : GROUP - 1]);
+    /* The grid loops over the groups, grid * warps of them a pass: the odd
+     * size needs more than one pass, so a wrong stride shows. */
     if (r->grid)
-        printf("row loop: %ld passes of %u blocks x %d rows\n",
-               (r->rows + (long)r->grid * DEPTH - 1) / ((long)r->grid * DEPTH), r->grid, DEPTH);
-    check_bytes(got, r->want, (size_t)r->rows, sizeof(unsigned), rep);
+        printf("group loop: %ld passes of %u blocks x %ld warps\n",
+               (r->groups + (long)r->grid * r->warps - 1) / ((long)r->grid * r->warps), r->grid, r->warps);
+    check_bytes(got, r->want, (size_t)r->n, sizeof(unsigned), rep);
     free(got);
     return rep->passed;
 }
 
-/* Every byte of the matrix is read once and every row's sum written once. */
-static double bytes(const void *data)
-{
-    const struct row_sums *r = (const struct row_sums *)data;
-    return (double)r->n + (double)r->rows * sizeof(unsigned);
-}
+/* Every key is read once and written once. */
+static double bytes(const void *data) { return 2.0 * sizeof(unsigned) * ((const struct group_sort *)data)->n; }
 
-static double flops(const void *data) { return (double)((const struct row_sums *)data)->n; }
+/* The issue roof's work: the warp instructions a group needs, counted in the
+ * SASS of either program's loop (469 in both, a barrier slot being a BAR in
+ * one and a NOP in the other): 14 a split (the place, the store, the load and
+ * the two barrier slots) times 32 splits, and 21 around them (the group's
+ * index, its load and store, the loop). Like bytes(), the same for both
+ * programs; the claim same-instructions holds it to ncu's count. */
+static double flops(const void *data)
+{
+    return (double)groups_of(((const struct group_sort *)data)->n) * (14.0 * KEY_BITS + 21.0);
+}
 
 static void destroy(void *data)
 {
-    struct row_sums *r = (struct row_sums *)data;
+    struct group_sort *r = (struct group_sort *)data;
     CUDA_CHECK(cudaFree((void *)r->in));
     CUDA_CHECK(cudaFree(r->out));
     free(r->want);
@@ -128,43 +114,39 @@ static void destroy(void *data)
 const struct problem PROBLEM = {
     .number = 34,
     .slug = "synchronization",
-    .title = "Fewer synchronization points: a block reduction with one barrier",
+    .title = "Synchronize only the threads that share data: warp-wide splits with __syncwarp",
     .section = "5.4.3",
-    .size_help = "bytes of the matrix (1 GiB: 4M rows of 256)",
-    .default_size = 1L << 30,
+    .size_help = "keys (unsigned ints), sorted in groups of 32 (64M: 256 MiB in, 256 MiB out)",
+    .default_size = 1L << 26,
     .small_size = 100003,
-    /* 15,626 rows of 256 (the last one byte long): 2.5 passes of the row
-     * loop's grid * DEPTH rows, 132 SMs x 6 blocks x 8 = 6,336 on the H100
-     * and H200 (two passes on up to 162 SMs), so that every block runs its
-     * loop's later passes; at the default --cols. */
-    .odd_size = 4000001,
+    /* 21,121 groups, the last one key long: 2.5 passes of the group loop's
+     * grid * warps groups, 132 SMs x 2 blocks x 32 warps = 8,448 on the H100
+     * and H200 (more than two on up to 165 SMs); at --warps 2 to 16 (64
+     * warps an SM) the same, at --warps 1 (32 one-warp blocks an SM) five
+     * and a bit. */
+    .odd_size = 675841,
     .min_size = 1,
-    /* The library's row offsets are ints. The bound also keeps every index
-     * load_rows forms below 2^31, so an int there could not wrap: the rows
-     * the grid visits, padded up to whole groups of DEPTH, end at
-     * ceil(n / (DEPTH * cols)) * DEPTH * cols bytes, and DEPTH * cols (a
-     * power of two up to 2^19) divides 2^31, so n < 2^31 puts that end at
-     * 2^31 or below. Past 2^31 an int index would wrap; the 2^31 run of
-     * tests/run.sh would then be needed, and it needs max_size >= 2^31. */
-    .max_size = (1L << 31) - 1,
-    .knobs = {{"cols", "bytes in a row, each row one block reduction (a power of two, "
-               "at least 256: every thread of the block holds a share of every row)", 256, 256,
-               65536, 0, KNOB_POWER_OF_TWO}},
+    .max_size = 1L << 30,
+    .knobs = {{"warps", "warps a block (a power of two): each sorts its own groups, so the "
+               "block's size is the number of warps a __syncthreads() holds together", 32, 1, 32, 0,
+               KNOB_POWER_OF_TWO}},
     .nknobs = 1,
-    .test_options = {"--cols 65536"},
+    .test_options = {"--warps 2", "--warps 4", "--warps 16"},
     .timing = TIME_KERNEL,
-    .metric = METRIC_READ_GBS,
-    /* Barrier and long-scoreboard stalls say where the warps wait; shared-
-     * memory instructions carry the tree; issue active says that issue is not
-     * the limit; DRAM bytes say each byte is read once. */
-    .ncu_metrics = "gpu__time_duration.sum,dram__bytes_read.sum,smsp__inst_executed.sum,"
+    .metric = METRIC_ISSUE,
+    /* Instructions executed and issue activity say both programs do the same
+     * work and how often each issues; barrier stalls say where the naive
+     * program's warps wait; shared loads and stores that both exchange the
+     * same values; DRAM bytes that memory is a small part of the time. */
+    .ncu_metrics = "gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,smsp__inst_executed.sum,"
                    "smsp__issue_active.avg.pct_of_peak_sustained_active,"
                    "smsp__sass_inst_executed_op_shared_ld.sum,"
                    "smsp__sass_inst_executed_op_shared_st.sum,"
                    "smsp__warp_issue_stalled_barrier_per_warp_active.pct,"
-                   "smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct",
-    /* Longer rows: more bytes per block reduction, until the loads hide it. */
-    .sweeps = {"--cols 1024", "--cols 4096"},
+                   "smsp__warp_issue_stalled_membar_per_warp_active.pct,"
+                   "smsp__warp_issue_stalled_short_scoreboard_per_warp_active.pct",
+    /* Smaller blocks: fewer warps a barrier holds together, more blocks an SM. */
+    .sweeps = {"--warps 8", "--warps 1"},
     .device_bytes = device_bytes,
     .host_bytes = host_bytes,
     .create = create,

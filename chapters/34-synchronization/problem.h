@@ -1,70 +1,52 @@
-/* Chapter 34: what naive.cu, optimized.cu and library.cu share. The input is
- * a matrix of bytes, --cols to a row; the output is one sum per row, each in
- * its own slot. The two programs of the pair share their grid, their loads
- * (load_rows below) and their stores; they differ only in how a block adds up
- * its threads' values for one row (block_sum). */
+/* Chapter 34: what naive.cu, optimized.cu and library.cu share. The input is n keys
+ * (unsigned ints) in groups of 32; the output is every group sorted, in its
+ * own place. A warp sorts one group, one key a lane, through 32 slots of
+ * shared memory that belong to that warp alone. The two programs differ only
+ * in the barrier between a warp's writes to its slots and its reads. */
 #ifndef SYNCHRONIZATION_PROBLEM_H
 #define SYNCHRONIZATION_PROBLEM_H
 
 #include "chapter.h"
 
-#define THREADS 256 /* threads per block, both programs */
-#define DEPTH 8     /* rows whose loads a block issues before it reduces the first */
-/* Blocks per SM both kernels are compiled for (__launch_bounds__): 40
- * registers a thread, what the tree needs unconstrained, so both programs run
- * 6 blocks (48 warps) per SM; at 8 the shuffle version spills. */
-#define MIN_BLOCKS 6
+#define GROUP 32    /* keys in a group: one a lane of a warp */
+#define KEY_BITS 32 /* passes of the split: one a bit, least significant first */
 
-struct row_sums {
-    long n;             /* --size: bytes of the matrix */
-    long cols;          /* --cols: bytes in a row, a multiple of THREADS */
-    long rows;          /* ceil(n / cols): the last row may be short */
-    unsigned grid;      /* blocks: as many as fit on the GPU at once, each loops over rows */
-    const unsigned char *in; /* device input */
-    unsigned *out;      /* device output: one sum per row */
-    unsigned *want;     /* host: the exact sums */
-    int *offsets;       /* library.cu: row starts, rows + 1 of them */
+struct group_sort {
+    long n;             /* --size: keys */
+    long groups;        /* ceil(n / GROUP): the last group may be short */
+    long warps;         /* --warps: warps a block, each sorting its own groups */
+    unsigned grid;      /* blocks: as many as fit on the GPU at once, each loops over the groups */
+    const unsigned *in; /* device input */
+    unsigned *out;      /* device output */
+    unsigned *want;     /* host: every group sorted */
+    int *offsets;       /* library.cu: group starts, groups + 1 of them */
     void *temp;         /* library.cu: CUB's temporary storage */
     size_t temp_bytes;
 };
 
 extern const struct problem PROBLEM;
 
-/* Blocks for a launch of kernel (THREADS a block): as many as the GPU holds at
- * once (the occupancy API's blocks per SM times the SMs). Every block starts
- * at once and loops over the rows, so no block is launched per row and none
- * waits for a free SM. */
-unsigned resident_grid(const void *kernel);
+/* Blocks for a launch of kernel with r->warps warps a block and a warp's
+ * GROUP slots of shared memory each: as many as the GPU holds at once. */
+unsigned resident_grid(const void *kernel, long warps);
 
 #ifdef __CUDACC__
-// [load]
-/* Thread threadIdx.x's share of DEPTH rows, from row r0 on: the bytes
- * threadIdx.x, threadIdx.x + THREADS, ... of each row, added. The loads of
- * the DEPTH rows are independent and issued together (k outermost), so a
- * thread keeps DEPTH loads in flight and a block waits out one memory latency
- * per DEPTH rows, not per row. Bytes past the end of the matrix count 0. */
-static __device__ __forceinline__ void load_rows(unsigned v[DEPTH], const unsigned char *__restrict__ in,
-                                                 long n, long cols, long r0)
+// [split]
+/* Where key goes in its group after the split on bit b: the keys whose bit is
+ * 0 first, then those whose bit is 1, each side in lane order (a stable split,
+ * so that 32 of them, bit 0 to bit 31, sort the group). The ballot gives every
+ * lane the 32 bits at once. A 0 goes to its lane less the 1s of the lanes
+ * before it; a 1 to the top slot less the 1s of the lanes after it. Every lane
+ * gets a different place, 0 to 31, for one POPC. */
+static __device__ __forceinline__ unsigned split_place(unsigned key, int b, unsigned lane)
 {
-#pragma unroll
-    for (int d = 0; d < DEPTH; d++)
-        v[d] = 0;
-    for (long k = threadIdx.x; k < cols; k += THREADS) {
-        unsigned char b[DEPTH];
-#pragma unroll
-        for (int d = 0; d < DEPTH; d++) {
-            /* Rows r0 + d past the last (r0 + d >= rows) give i >= n and
-             * count 0. Every i, theirs included, is below 2^31 at the sizes
-             * the program accepts (problem.cu, max_size). */
-            long i = (r0 + d) * cols + k;
-            b[d] = i < n ? in[i] : 0;
-        }
-#pragma unroll
-        for (int d = 0; d < DEPTH; d++)
-            v[d] += b[d];
-    }
+    unsigned bit = (key >> b) & 1;
+    unsigned ones = __ballot_sync(0xffffffffu, bit);
+    unsigned before = (1u << lane) - 1, after = ~before << 1;
+    unsigned count = __popc(ones & (bit ? after : before));
+    return bit ? GROUP - 1 - count : lane - count;
 }
-// [load]
+// [split]
 #endif
 
 #endif
