@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # scripts/measure.sh (make results) without a GPU: in a copy of the tree, chapter 20's
 # programs are stand-ins (naive refused for size with the harness's exit 4 and message,
-# optimized and library append their committed H100 rows) and nvidia-smi names an H100.
+# optimized and library append the H100's rows of chapter 20) and nvidia-smi names an H100.
+# The copy's rows of chapter 20, the H100's and the H200's, come from tests/results/synth.py:
+# each GPU's own where it measured the chapter, else another GPU's renamed and scaled, so that
+# nothing here depends on which GPUs measured chapter 20, nor on its numbers.
 # Checks: the refused program is skipped and named, the rest is measured and merged; the
 # progress line with the time left appears on a terminal only; make chapter-20's block. Then
 # scripts/evidence.sh (make evidence) on the same copy with stand-ins for its tools: the chapter
@@ -26,18 +29,21 @@ rm -rf "$tree/scripts/__pycache__" "$tree/scripts/guide/__pycache__"
 printf '#!/bin/sh\necho "NVIDIA H100 80GB HBM3, 9.0"\n' >"$tree/bin/nvidia-smi"
 chmod +x "$tree/bin/nvidia-smi"
 hash=$(python3 scripts/results.py hash chapters/20-matrix-transpose)
-grep '^20,' results/nvidia-h100-80gb-hbm3.csv | sed "s/,[0-9a-f]\{12\},\([^,]*\),\([^,]*\)\$/,$hash,\1,\2/" >"$tmp/rows"
 mkdir -p "$tree/results/sweeps" "$tree/results/evidence"
-for f in results/*.csv results/sweeps/*.csv results/evidence/*.csv; do      # chapter 20's rows only: the copy holds no other chapter
-    { head -n 1 "$f"; grep '^20,' "$f" | sed "s/,[0-9a-f]\{12\},\([^,]*\),\([^,]*\)\$/,$hash,\1,\2/"; } >"$tree/$f"
+for gpu in "NVIDIA H100 80GB HBM3" "NVIDIA H200"; do       # chapter 20's rows only: the copy holds no other chapter
+    for d in results results/sweeps results/evidence; do
+        python3 tests/results/synth.py "$d" 20 "$gpu" --hash "$hash" \
+            >"$tree/$d/$(tr 'A-Z ' 'a-z-' <<<"$gpu").csv" || exit 2
+    done
 done
+tail -n +2 "$tree/results/nvidia-h100-80gb-hbm3.csv" >"$tmp/rows"   # what the stand-ins measure
 for v in naive optimized library; do
     cat >"$tree/chapters/20-matrix-transpose/$v" <<EOF
 #!/bin/bash
 # A stand-in for the real program: --describe lists no sweeps (and ROUNDS rounds, and
 # NCU_METRICS as its ncu metrics); naive does
 # not fit where REFUSE is set. --batch FILE: each line "--append OUT ..." appends its
-# committed H100 row, its median time scaled by ROUND_SCALE's next factor (one per run).
+# H100 row, its median time scaled by ROUND_SCALE's next factor (one per run).
 if [ "\$1" = --describe ]; then
     [ -z "\${ROUNDS:-}" ] || echo "rounds=\$ROUNDS"
     [ -z "\${NCU_METRICS:-}" ] || echo "ncu_metrics=\$NCU_METRICS"
@@ -45,7 +51,7 @@ if [ "\$1" = --describe ]; then
 fi
 if [ "\$1" = --append ]; then     # make chapter-NN's way: one run
     echo "chapters/20-matrix-transpose/$v: size 16384, rows 8, seed 1, on NVIDIA H100 80GB HBM3"
-    [ -f "\$2" ] || head -n 1 "$repo/results/nvidia-h100-80gb-hbm3.csv" >"\$2"
+    [ -f "\$2" ] || head -n 1 "$tree/results/nvidia-h100-80gb-hbm3.csv" >"\$2"
     grep ',$v,' "$tmp/rows" >>"\$2"
     exit 0
 fi
@@ -59,7 +65,7 @@ while read -r line; do
     out=\$(cut -d' ' -f2 <<<"\$line")
     echo "chapters/20-matrix-transpose/$v: size 16384, rows 8, seed 1, on NVIDIA H100 80GB HBM3"
     echo "evidence: runs_seen = \$(wc -l <"$tmp/order") runs"
-    [ -f "\$out" ] || head -n 1 "$repo/results/nvidia-h100-80gb-hbm3.csv" >"\$out"
+    [ -f "\$out" ] || head -n 1 "$tree/results/nvidia-h100-80gb-hbm3.csv" >"\$out"
     f=1; [ -z "\${ROUND_SCALE:-}" ] || f=\$(cut -d' ' -f\$(wc -l <"$tmp/order") <<<"\$ROUND_SCALE")
     grep ',$v,' "$tmp/rows" | python3 -c "import csv, sys
 w = csv.writer(sys.stdout, lineterminator='\\\\n')
@@ -180,7 +186,8 @@ print(','.join(next(c for c in read_toc() if c.number == 20).declared()[1]))")
 sed '/results.py" readme/d' "$tree/scripts/evidence.sh" >"$tree/scripts/evidence-planted.sh"
 for script in evidence evidence-planted; do
     log=$tmp/$script.log
-    (cd "$tree" && NCU_METRICS=$metrics NCU_VALUE=$RANDOM PATH="$tools:$tree/bin:$PATH" \
+    value=$((RANDOM + 1))    # each run's own counter value: the rows and READMEs must follow it
+    (cd "$tree" && NCU_METRICS=$metrics NCU_VALUE=$value PATH="$tools:$tree/bin:$PATH" \
         bash "scripts/$script.sh" 20) >"$log" 2>&1
     rc=$?
     (cd "$tree" && python3 scripts/results.py readme --check) >>"$log" 2>&1
@@ -188,7 +195,7 @@ for script in evidence evidence-planted; do
     if [ $script = evidence ]; then
         check "make evidence with stand-in tools: chapter 20 recorded, exit 0" \
             "$([ $rc -eq 0 ] && grep -q '^make evidence: [0-9]* s, 1 of 1 chapter(s) recorded' "$log" &&
-               grep -q '^20,matrix-transpose,naive,.*,ncu,dram__bytes_read.sum,' "$tree/results/evidence/nvidia-h100-80gb-hbm3.csv"
+               grep -q "^20,matrix-transpose,naive,.*,ncu,dram__bytes_read.sum,$value," "$tree/results/evidence/nvidia-h100-80gb-hbm3.csv"
                echo $?)" "$log"
         check "make evidence: the READMEs follow the evidence just recorded" "$readme" "$log"
     else
