@@ -332,33 +332,31 @@ def main():
           over_roof({"chapter": "24", "roof_name": "l1-gather", "pct_roof": "104"}) is not None)
     # A comment between the strings of .ncu_metrics (chapter 28 explains its metrics so) does
     # not end the list: the metrics after it are declared too.
-    from guide.model import Chapter
-    with tempfile.TemporaryDirectory() as tmp:
-        with open(os.path.join(tmp, "problem.cu"), "w") as f:
-            f.write('const struct problem PROBLEM = {\n    .ncu_metrics = "a.sum,"\n'
-                    '                   /* why b */\n                   "b.sum,"\n'
-                    '                   // and c\n                   "c.sum",\n};\n')
-        c = Chapter("99", "x", "I", "5.1", "x")
-        c.dir = tmp
-        check("metrics after a comment inside .ncu_metrics are declared",
-              c.declared()[1] == ["a.sum", "b.sum", "c.sum"], str(c.declared()[1]))
+    from guide.model import Chapter, ResultsError
+
+    def probe(problem_cu, read):
+        """read(chapter) on a chapter 99 whose problem.cu is problem_cu; a ResultsError's text."""
+        with tempfile.TemporaryDirectory() as tmp:
+            with open(os.path.join(tmp, "problem.cu"), "w") as f:
+                f.write(problem_cu)
+            c = Chapter("99", "x", "I", "5.1", "x")
+            c.dir = tmp
+            try:
+                return read(c)
+            except ResultsError as e:
+                return str(e)
+    got = probe('const struct problem PROBLEM = {\n    .ncu_metrics = "a.sum,"\n'
+                '                   /* why b */\n                   "b.sum,"\n'
+                '                   // and c\n                   "c.sum",\n};\n', lambda c: c.declared()[1])
+    check("metrics after a comment inside .ncu_metrics are declared",
+          got == ["a.sum", "b.sum", "c.sum"], str(got))
     # A knob whose help is built with a macro (chapter 20 once wrote TRANSPOSE_XSTR(TILE) into
     # it) has a name but no readable rule: a clear error, not a KeyError at merge time.
-    from guide.model import ResultsError
-    with tempfile.TemporaryDirectory() as tmp:
-        with open(os.path.join(tmp, "problem.cu"), "w") as f:
-            f.write('const struct problem PROBLEM = {\n    .default_size = 8, .min_size = 1,\n'
-                    '    .max_size = 16,\n    .knobs = {{"rows", "moves " XSTR(TILE) " each", 8, 1,'
-                    ' 16, 0, KNOB_POWER_OF_TWO}},\n    .nknobs = 1,\n};\n')
-        c = Chapter("99", "x", "I", "5.1", "x")
-        c.dir = tmp
-        try:
-            c.problem()
-            got = "no error"
-        except ResultsError as e:
-            got = str(e)
-        check("PLANT a knob whose help holds a macro: a clear error naming the knob",
-              "knob rows: cannot read its rule" in got, got)
+    got = probe('const struct problem PROBLEM = {\n    .default_size = 8, .min_size = 1,\n'
+                '    .max_size = 16,\n    .knobs = {{"rows", "moves " XSTR(TILE) " each", 8, 1,'
+                ' 16, 0, KNOB_POWER_OF_TWO}},\n    .nknobs = 1,\n};\n', lambda c: c.problem() and "no error")
+    check("PLANT a knob whose help holds a macro: a clear error naming the knob",
+          "knob rows: cannot read its rule" in got, str(got))
     return 1 if failed else 0
 
 
