@@ -1,49 +1,56 @@
-/* Chapter 34, library bar: CUB's cub::DeviceSegmentedSort::SortKeys (header-
- * only, part of the CUDA Toolkit) over the same groups, one segment a group of
- * 32 keys (the last one short). Its segment offsets (groups + 1 ints, which it
- * reads besides the keys) and its temporary storage are made once, before the
- * timing. */
+/* Chapter 34, library bar: CUB's warp-level merge sort (cub::WarpMergeSort,
+ * header-only, part of the CUDA Toolkit), one warp a group of 32 keys, one key
+ * a lane, over the same resident grid as the pair. CUB's device-wide
+ * DeviceSegmentedSort would be the first choice, but past 300 segments it
+ * copies its partition of the segments back to the host and waits for the
+ * stream (cub/device/dispatch/dispatch_segmented_sort.cuh, without relocatable
+ * device code), which a stream capture refuses; a warp-level sort is what CUB
+ * offers for segments of one fixed, small length. */
 #include "problem.h"
 #include "cuda_check.h"
 
-#include <cub/device/device_segmented_sort.cuh>
+#include <cub/warp/warp_merge_sort.cuh>
 
-__global__ void offsets_kernel(int *offsets, long groups, long n)
+typedef cub::WarpMergeSort<unsigned, 1, GROUP> WarpSort;
+
+struct less_than {
+    __device__ bool operator()(unsigned a, unsigned b) const { return a < b; }
+};
+
+/* Each warp loops over its own groups: CUB's sort waits for the warp's lanes
+ * alone, so a warp may stop when its groups run out. */
+__global__ void __launch_bounds__(1024) warp_sort_kernel(unsigned *out, const unsigned *__restrict__ in,
+                                                          long n, long groups)
 {
-    long g = (long)blockIdx.x * blockDim.x + threadIdx.x;
-    if (g <= groups)
-        offsets[g] = (int)(g * GROUP < n ? g * GROUP : n);
+    extern __shared__ unsigned char storage[]; /* one WarpSort::TempStorage a warp */
+    unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    WarpSort::TempStorage *mine = (WarpSort::TempStorage *)storage + warp;
+    long warps = blockDim.x / 32;
+    for (long g = (long)blockIdx.x * warps + warp; g < groups; g += (long)gridDim.x * warps) {
+        long i = g * GROUP + lane;
+        unsigned key[1] = {i < n ? in[i] : 0xffffffffu}; /* padding: the largest key sorts last */
+        WarpSort(*mine).Sort(key, less_than());
+        if (i < n)
+            out[i] = key[0];
+    }
 }
 
 static void prepare(void *data)
 {
     struct group_sort *r = (struct group_sort *)data;
-    r->offsets = (int *)device_alloc((size_t)(r->groups + 1) * sizeof(int));
-    offsets_kernel<<<(unsigned)((r->groups + 256) / 256), 256>>>(r->offsets, r->groups, r->n);
-    CHECK_LAUNCH();
-    /* With no storage given, CUB only says how much it needs. */
-    CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(NULL, r->temp_bytes, r->in, r->out, r->n, r->groups,
-                                                  r->offsets, r->offsets + 1));
-    r->temp = device_alloc(r->temp_bytes > 0 ? r->temp_bytes : 1);
-    CUDA_CHECK(cudaDeviceSynchronize());
+    r->grid = resident_grid((const void *)warp_sort_kernel, r->warps, sizeof(WarpSort::TempStorage));
 }
 
 static void run(void *data, cudaStream_t s)
 {
     struct group_sort *r = (struct group_sort *)data;
-    CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(r->temp, r->temp_bytes, r->in, r->out, r->n, r->groups,
-                                                  r->offsets, r->offsets + 1, s));
-}
-
-static void release(void *data)
-{
-    struct group_sort *r = (struct group_sort *)data;
-    CUDA_CHECK(cudaFree(r->temp));
-    CUDA_CHECK(cudaFree(r->offsets));
+    size_t smem = (size_t)r->warps * sizeof(WarpSort::TempStorage);
+    warp_sort_kernel<<<r->grid, (unsigned)r->warps * 32, smem, s>>>(r->out, r->in, r->n, r->groups);
+    CHECK_LAUNCH();
 }
 
 int main(int argc, char **argv)
 {
-    static const struct variant v = {"library", run, prepare, release};
+    static const struct variant v = {"library", run, prepare, NULL};
     return run_variant(argc, argv, &PROBLEM, &v);
 }

@@ -36,7 +36,7 @@ __global__ void __launch_bounds__(1024) sort_groups_kernel(unsigned *out, const 
 static void prepare(void *data)
 {
     struct group_sort *r = (struct group_sort *)data;
-    r->grid = resident_grid((const void *)sort_groups_kernel, r->warps);
+    r->grid = resident_grid((const void *)sort_groups_kernel, r->warps, GROUP * sizeof(unsigned));
 }
 
 static void run(void *data, cudaStream_t s)

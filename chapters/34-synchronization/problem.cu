@@ -12,19 +12,18 @@ enum { KNOB_WARPS };
 
 static long groups_of(long n) { return (n + GROUP - 1) / GROUP; }
 
-/* Keys in and out; library.cu adds its offsets and CUB's temporary storage,
- * counted as a third copy of the keys. */
+/* Keys in and out. */
 static size_t device_bytes(const struct config *c)
 {
-    return 3 * (size_t)c->size * sizeof(unsigned) + (size_t)(groups_of(c->size) + 1) * sizeof(int) + 256;
+    return 2 * (size_t)c->size * sizeof(unsigned) + 256;
 }
 
 static size_t host_bytes(const struct config *c) { return 3 * (size_t)c->size * sizeof(unsigned); }
 
-unsigned resident_grid(const void *kernel, long warps)
+unsigned resident_grid(const void *kernel, long warps, size_t bytes_a_warp)
 {
     int device, sms, per_sm;
-    size_t smem = (size_t)warps * GROUP * sizeof(unsigned);
+    size_t smem = (size_t)warps * bytes_a_warp;
     CUDA_CHECK(cudaGetDevice(&device));
     CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, (int)warps * 32, smem));

@@ -19,16 +19,13 @@ struct group_sort {
     const unsigned *in; /* device input */
     unsigned *out;      /* device output */
     unsigned *want;     /* host: every group sorted */
-    int *offsets;       /* library.cu: group starts, groups + 1 of them */
-    void *temp;         /* library.cu: CUB's temporary storage */
-    size_t temp_bytes;
 };
 
 extern const struct problem PROBLEM;
 
-/* Blocks for a launch of kernel with r->warps warps a block and a warp's
- * GROUP slots of shared memory each: as many as the GPU holds at once. */
-unsigned resident_grid(const void *kernel, long warps);
+/* Blocks for a launch of kernel with warps warps a block and bytes_a_warp of
+ * shared memory each: as many as the GPU holds at once. */
+unsigned resident_grid(const void *kernel, long warps, size_t bytes_a_warp);
 
 #ifdef __CUDACC__
 // [split]
