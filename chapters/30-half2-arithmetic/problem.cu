@@ -255,7 +255,8 @@ const struct problem PROBLEM = {
     .metric = METRIC_FP16,
     /* The pipes an HFMA2 can go to: the FMA pipe (and its heavy half) for
      * HFMA2; for HFMA2.MMA the fp16 count and the shared (MMA, FP64) pipe's
-     * busy cycles; issue active for what binds. */
+     * busy cycles; issue active for what binds, and where it does not, the
+     * warps resident and what the others wait for (the stall reasons). */
     .ncu_metrics = "gpu__time_duration.sum,smsp__inst_executed.sum,"
                    "sm__inst_executed_pipe_fma.sum,sm__inst_executed_pipe_fmaheavy.sum,"
                    "sm__pipe_fmaheavy_cycles_active.avg.pct_of_peak_sustained_active,"
@@ -263,6 +264,14 @@ const struct problem PROBLEM = {
                    "smsp__sass_thread_inst_executed_op_hfma_pred_on.sum,"
                    "smsp__issue_active.avg.pct_of_peak_sustained_active,"
                    "sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active,"
+                   "sm__warps_active.avg.pct_of_peak_sustained_active,"
+                   "smsp__warp_issue_stalled_wait_per_warp_active.pct,"
+                   "smsp__warp_issue_stalled_math_pipe_throttle_per_warp_active.pct,"
+                   "smsp__warp_issue_stalled_short_scoreboard_per_warp_active.pct,"
+                   "smsp__warp_issue_stalled_imc_miss_per_warp_active.pct,"
+                   "smsp__warp_issue_stalled_no_instruction_per_warp_active.pct,"
+                   "smsp__warp_issue_stalled_not_selected_per_warp_active.pct,"
+                   "smsp__warp_issue_stalled_selected_per_warp_active.pct,"
                    "dram__bytes_read.sum",
     /* Few multiply-adds per byte: where DRAM, not the FP16 units, is the limit. */
     .sweeps = {"--degree 32", "--degree 8"},
