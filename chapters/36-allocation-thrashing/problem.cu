@@ -251,9 +251,8 @@ const struct problem PROBLEM = {
      * evidence is the programs' own host figures (evidence: lines). */
     .ncu_metrics = "",
     .sweeps = {"--strategy 1"},
-    /* Host API timings wander with the host, in spells that last a fraction of a second: 120
-     * samples (about 2 s of the naive loop) so that one spell moves the quartiles little. */
-    .min_samples = 120,
+    /* Host API timings wander with the host: 30 samples for the quartiles. */
+    .min_samples = 30,
     .rounds = 5,
     .device_bytes = device_bytes,
     .host_bytes = host_bytes,
