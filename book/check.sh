@@ -99,29 +99,35 @@ fi
 python3 book/check_book.py "$DATA" "$CHK/book.txt" "$CHK/dom" "$OUT/html" "$OUT/book.html" >"$CHK/text.log" 2>&1
 cat "$CHK/text.log"
 grep -qE '^(PASS|FAIL): ' "$CHK/text.log" || fail "book/check_book.py checked nothing: $(tail -n 1 "$CHK/text.log")"
+# Each planted fault below: a copy of the rendered pages in DIR/dom, the Python on stdin run to
+# plant it (json, os, re, glob and check_book as cb at hand; data, book (the PDF's text and links
+# without their ending) and DIR as d), then the chapter checks on the copy, their output in DIR/log.
+plant_chapters() { # DIR [SITE]: SITE, a planted copy of the site for the source-page check
+    mkdir -p "$1/dom" && cp "$CHK"/dom/*.html "$1/dom/" && python3 -c 'import glob, json, os, re, sys
+sys.path.insert(0, "book")
+import check_book as cb
+data, book, d = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3]
+exec(sys.stdin.read())' "$DATA" "$CHK/book" "$1"
+    python3 book/check_book.py chapters "$DATA" "$1/book.txt" "$1/dom" "${@:2}" >"$1/log" 2>&1
+}
 # Planted: chapter 15 without its links (the PDF's annotations on its pages, the HTML's div, the
 # folder's name) and without its Takeaway heading; each of the three checks must fail.
 local p=$CHK/planted-chapter
-mkdir -p "$p/dom" && cp "$CHK"/dom/*.html "$p/dom/" && python3 - "$DATA" "$CHK/book" "$p" <<'PY'
-import json, re, sys
-sys.path.insert(0, "book")
-import check_book as cb
-data, book, p = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3]
+plant_chapters "$p" <<'PY'
 c = next(c for c in data["chapters"] if c["nn"] == "15")
 pages = open(book + ".txt", encoding="utf-8").read().split("\f")
 s, e = cb.pdf_chapters("\f".join(pages), data["chapters"], spans=True)["15"]
 for i in range(s, e):
     pages[i] = pages[i].replace("Takeaway", "Summing up").replace(c["folder"].split("-")[0], "elsewhere")
-open(p + "/book.txt", "w", encoding="utf-8").write("\f".join(pages))
+open(d + "/book.txt", "w", encoding="utf-8").write("\f".join(pages))
 urls = [l for l in open(book + ".urls").read().splitlines() if not (l.split()[:1] and l.split()[0].isdigit()
         and s < int(l.split()[0]) <= e)]
-open(p + "/book.urls", "w").write("\n".join(urls) + "\n")
-dom = open(p + "/dom/ch-15.html", encoding="utf-8").read()
+open(d + "/book.urls", "w").write("\n".join(urls) + "\n")
+dom = open(d + "/dom/ch-15.html", encoding="utf-8").read()
 dom = re.sub(r'<div class="chapter-links">.*?</div>', "", dom, flags=re.S)
 dom = re.sub(r"(<h[3-6][^>]*>)Takeaway", r"\1Summing up", dom)
-open(p + "/dom/ch-15.html", "w", encoding="utf-8").write(dom)
+open(d + "/dom/ch-15.html", "w", encoding="utf-8").write(dom)
 PY
-python3 book/check_book.py chapters "$DATA" "$p/book.txt" "$p/dom" >"$p/log" 2>&1
 if [ "$(grep -cE "^FAIL: .*missing in (chapters )?\['15[^,]*'(, '15 [^,]*')?\]$" "$p/log")" -eq 3 ] &&
    [ "$(grep -c '^FAIL: ' "$p/log")" -eq 3 ]; then
     pass "the guide-link, source-link and takeaway checks each fail on chapter 15 with them removed"
@@ -132,26 +138,21 @@ fi
 # of the site without its naive.cu page and with optimized.cu's first line cut; the guide-anchor check and
 # the source-page check must each fail, on chapter 15 alone.
 local g=$CHK/planted-links
-mkdir -p "$g/dom" && cp "$CHK"/dom/*.html "$g/dom/" && cp "$CHK/book.txt" "$g/" && cp -r "$OUT/html" "$g/site" &&
-    python3 - "$DATA" "$CHK/book" "$g" <<'PY'
-import json, os, re, sys
-sys.path.insert(0, "book")
-import check_book as cb
-data, book, g = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3]
+mkdir -p "$g" && cp "$CHK/book.txt" "$g/" && cp -r "$OUT/html" "$g/site"
+plant_chapters "$g" "$g/site" <<'PY'
 c = next(c for c in data["chapters"] if c["nn"] == "15")
 s, e = cb.pdf_chapters(open(book + ".txt", encoding="utf-8").read(), data["chapters"], spans=True)["15"]
 bare = lambda t: t.replace(c["guide_url"], c["guide_url"].split("#")[0])
 urls = [bare(l) if l.split()[:1] and l.split()[0].isdigit() and s < int(l.split()[0]) <= e else l
         for l in open(book + ".urls").read().splitlines()]
-open(g + "/book.urls", "w").write("\n".join(urls) + "\n")
-dom = open(g + "/dom/ch-15.html", encoding="utf-8").read()
-open(g + "/dom/ch-15.html", "w", encoding="utf-8").write(bare(dom))
-os.remove(os.path.join(g, "site", c["folder"], "naive.cu.html"))
-f = os.path.join(g, "site", c["folder"], "optimized.cu.html")
+open(d + "/book.urls", "w").write("\n".join(urls) + "\n")
+dom = open(d + "/dom/ch-15.html", encoding="utf-8").read()
+open(d + "/dom/ch-15.html", "w", encoding="utf-8").write(bare(dom))
+os.remove(os.path.join(d, "site", c["folder"], "naive.cu.html"))
+f = os.path.join(d, "site", c["folder"], "optimized.cu.html")
 page = open(f, encoding="utf-8").read()
 open(f, "w", encoding="utf-8").write(re.sub(r'<span id="cb\d+-1"[^\n]*\n', "", page, count=1))
 PY
-python3 book/check_book.py chapters "$DATA" "$g/book.txt" "$g/dom" "$g/site" >"$g/log" 2>&1
 if grep -q "^FAIL: every chapter links the section of the guide .*missing in \['15 (PDF)', '15 (HTML)'\]$" "$g/log" &&
    grep -q "^FAIL: the HTML edition has a page for each .*missing in \['15 naive.cu (no page)', '15 optimized.cu (text differs)'\]$" "$g/log" &&
    [ "$(grep -c '^FAIL: ' "$g/log")" -eq 2 ]; then
@@ -161,17 +162,15 @@ else
 fi
 # Planted: appendix D with its first table removed (HTML) and cut after its first lines (PDF).
 local a=$CHK/planted-answers
-mkdir -p "$a/dom" && cp "$CHK"/dom/*.html "$a/dom/" && python3 - "$CHK/book.txt" "$a" <<'PY'
-import glob, re, sys
-t = open(sys.argv[1], encoding="utf-8").read()
+plant_chapters "$a" <<'PY'
+t = open(book + ".txt", encoding="utf-8").read()
 i = t.rfind("Appendix D. For the instructor")
-open(sys.argv[2] + "/book.txt", "w", encoding="utf-8").write(t[:i + 400])
-for f in glob.glob(sys.argv[2] + "/dom/*.html"):
+open(d + "/book.txt", "w", encoding="utf-8").write(t[:i + 400])
+for f in glob.glob(d + "/dom/*.html"):
     s = open(f, encoding="utf-8").read()
     if 'id="instructor"' in s:
         open(f, "w", encoding="utf-8").write(re.sub(r"<table\b.*?</table>", "", s, count=1, flags=re.S))
 PY
-python3 book/check_book.py chapters "$DATA" "$a/book.txt" "$a/dom" >"$a/log" 2>&1
 if [ "$(grep -c '^FAIL: appendix D answers' "$a/log")" -eq 2 ]; then
     pass "the appendix D check fails on the appendix without its first table (HTML) and its tables (PDF)"
 else
@@ -435,48 +434,51 @@ if [ -n "$first_ch" ] && [ -f "$OUT/html/ch-$first_ch.html" ]; then
     P=$CHK/planted-html
     page=ch-$first_ch.html
     rm -rf "$P"; mkdir -p "$P"
-    plant() { cp -r "$OUT/html" "$P/$1"; }
-    plant_css() { plant "$1"; printf '\n%s\n' "$2" >>"$P/$1/book.css"; }
-    edit() { # FILE PYTHON: run PYTHON on the text s of FILE (re, json and page at hand), save s
-        python3 -c 'import json, re, sys
+    local defects=() # NAME<TAB>CHECK: the planted copy NAME must fail CHECK
+    plant() { cp -r "$OUT/html" "$P/$1"; defects+=("$1"$'\t'"$2"); }
+    plant_css() { plant "$1" "$2"; printf '\n%s\n' "$3" >>"$P/$1/book.css"; }
+    plant_edit() { # NAME CHECK FILE PYTHON: run PYTHON on the text s of the copy's FILE (re, json
+        plant "$1" "$2" # and page at hand), save s
+        [ -n "$3" ] && python3 -c 'import json, re, sys
 f, page = sys.argv[1], sys.argv[3]
 s = open(f, encoding="utf-8").read()
 exec(sys.argv[2])
-open(f, "w", encoding="utf-8").write(s)' "$1" "$2" "$page"
+open(f, "w", encoding="utf-8").write(s)' "$P/$1/$3" "$4" "$page"
     }
-    plant_css sideways '.table-box { overflow: visible !important; } main table { min-width: 640px; }'
-    plant_css clipped-listing 'main pre, pre > code.sourceCode > span { white-space: pre !important; overflow-x: hidden !important; }'
-    plant_css clipped-by-page-edge 'html { overflow-x: hidden; } .table-box { overflow: visible !important; } main table { min-width: 640px; }'
-    plant_css small-chart-text '.chart-box img { min-width: 0 !important; width: 50% !important; }'
-    plant_css chart-scrolls '.chart-box img { min-width: 640px !important; }'
-    plant_css table-scrolls 'table.wide { display: table !important; } table.wide thead { display: table-header-group !important; } table.wide tbody { display: table-row-group !important; } table.wide tr { display: table-row !important; } table.wide td { display: table-cell !important; } table.wide td::before { content: none !important; } main table td { white-space: nowrap !important; }'
-    plant_css overlapping-line-numbers 'pre > code.sourceCode > span { min-height: 0 !important; vertical-align: baseline !important; }'
-    plant_css lost-indentation 'pre > code.sourceCode > span { --hang: 0px !important; }'
-    plant_css caption-cut '.table-box > table > caption { max-width: none !important; position: static !important; }'
-    plant crowded-chart   # a text of the page's first phone chart made longer than the canvas is wide
-    svg=$(grep -o 'charts/[^"]*-phone\.svg' "$P/crowded-chart/$page" | head -n 1)
-    [ -n "$svg" ] && edit "$P/crowded-chart/$svg" 's = s.replace("<text>", "<text>" + "planted " * 8, 1)'
-    plant appendix-gap   # a caption pointing to the PDF's appendix C, which the site lacks
-    edit "$P/appendix-gap/$page" 's = s.replace("</figcaption>", " (the record in appendix C)</figcaption>", 1)'
-    plant no-sidebar
-    edit "$P/no-sidebar/$page" 's = re.sub(r"<nav id=\"sidebar\".*?</ol></nav>", "", s, flags=re.S)'
-    plant no-pager
-    edit "$P/no-pager/$page" 's = re.sub(r"<nav class=\"pager pager-bottom\".*?</nav>", "", s, flags=re.S)'
-    plant no-copy-button
-    edit "$P/no-copy-button/book.js" 's = s.replace("copy-button", "copy-gone")'
-    plant network-load
-    edit "$P/network-load/$page" 's = s.replace("</main>", "<img src=\"http://localhost:9/x.png\" alt=\"\"></main>")'
-    plant search-gap   # the index without the sections of the page
-    edit "$P/search-gap/search-index.js" 'head, body = s.split("window.BOOK_INDEX =", 1)
+    plant_css sideways "no page scrolls sideways" '.table-box { overflow: visible !important; } main table { min-width: 640px; }'
+    plant_css clipped-listing "no listing, table or chart is clipped" 'main pre, pre > code.sourceCode > span { white-space: pre !important; overflow-x: hidden !important; }'
+    plant_css clipped-by-page-edge "no listing, table or chart is clipped" 'html { overflow-x: hidden; } .table-box { overflow: visible !important; } main table { min-width: 640px; }'
+    plant_css small-chart-text "every chart's smallest text is at least" '.chart-box img { min-width: 0 !important; width: 50% !important; }'
+    plant_css chart-scrolls "every chart fits the column whole" '.chart-box img { min-width: 640px !important; }'
+    plant_css table-scrolls "every table fits the column whole" 'table.wide { display: table !important; } table.wide thead { display: table-header-group !important; } table.wide tbody { display: table-row-group !important; } table.wide tr { display: table-row !important; } table.wide td { display: table-cell !important; } table.wide td::before { content: none !important; } main table td { white-space: nowrap !important; }'
+    plant_css overlapping-line-numbers "no code line overlaps the one before it" 'pre > code.sourceCode > span { min-height: 0 !important; vertical-align: baseline !important; }'
+    plant_css lost-indentation "every wrapped code line keeps its indentation" 'pre > code.sourceCode > span { --hang: 0px !important; }'
+    # A text of the page's first phone chart made longer than the canvas is wide.
+    plant_edit crowded-chart "every chart's text lies inside its canvas and no two of its texts touch" \
+        "$(grep -o 'charts/[^"]*-phone\.svg' "$OUT/html/$page" | head -n 1)" 's = s.replace("<text>", "<text>" + "planted " * 8, 1)'
+    plant_css caption-cut "a table wider than its column scrolls in its box with its caption wrapped" '.table-box > table > caption { max-width: none !important; position: static !important; }'
+    # A caption pointing to the PDF's appendix C, which the site lacks.
+    plant_edit appendix-gap "no page names an appendix the HTML edition lacks" \
+        "$page" 's = s.replace("</figcaption>", " (the record in appendix C)</figcaption>", 1)'
+    plant_edit no-sidebar "every page has the sidebar of contents" \
+        "$page" 's = re.sub(r"<nav id=\"sidebar\".*?</ol></nav>", "", s, flags=re.S)'
+    plant_edit no-pager "every page has previous and next links" \
+        "$page" 's = re.sub(r"<nav class=\"pager pager-bottom\".*?</nav>", "", s, flags=re.S)'
+    plant_edit no-copy-button "every listing has a copy button" book.js 's = s.replace("copy-button", "copy-gone")'
+    plant_edit network-load "no page logs an error or loads anything from the network" \
+        "$page" 's = s.replace("</main>", "<img src=\"http://localhost:9/x.png\" alt=\"\"></main>")'
+    # The index without the sections of the page.
+    plant_edit search-gap "search finds every section" search-index.js 'head, body = s.split("window.BOOK_INDEX =", 1)
 d = json.loads(body.strip().rstrip(";"))
 d["entries"] = [e for e in d["entries"] if d["pages"][e[0]][0] != page]
 s = head + "window.BOOK_INDEX = " + json.dumps(d) + ";\n"'
-    plant no-arrow-keys
-    edit "$P/no-arrow-keys/book.js" 's = s.replace("ArrowRight", "ArrowNone")'
-    plant no-theme   # the button no longer marks the root
-    edit "$P/no-theme/book.js" 's = s.replace("setAttribute(\x27data-theme\x27, theme)", "setAttribute(\x27data-none\x27, theme)")'
-    plant no-search-marks
-    edit "$P/no-search-marks/book.js" 's = s.replace("mark.className = \x27search-mark\x27", "mark.className = \x27search-gone\x27")'
+    plant_edit no-arrow-keys "the left and right arrow keys open the previous and the next page" \
+        book.js 's = s.replace("ArrowRight", "ArrowNone")'
+    # The theme button no longer marks the root.
+    plant_edit no-theme "the theme button turns the page dark and back" \
+        book.js 's = s.replace("setAttribute(\x27data-theme\x27, theme)", "setAttribute(\x27data-none\x27, theme)")'
+    plant_edit no-search-marks "a search hit opens its page with the words marked" \
+        book.js 's = s.replace("mark.className = \x27search-mark\x27", "mark.className = \x27search-gone\x27")'
     # Search (a second a copy) only where it is the planted defect; those copies' lines get their labels.
     # The keys and the theme button (a dozen page loads) only where they are the planted defect.
     { python3 book/html/check.py --widths 390 --pages "$page" --no-search --no-keys $(ls -d "$P"/* | grep -Ev '/search-gap$|/no-search-marks$|/no-arrow-keys$|/no-theme$|/caption-cut$')
@@ -486,33 +488,16 @@ s = head + "window.BOOK_INDEX = " + json.dumps(d) + ";\n"'
       # A wide table's caption is cut at a laptop's width (on a phone a wide table is cards).
       python3 book/html/check.py --widths 1280 --pages "$page" --no-search --no-keys "$P/caption-cut" | sed -E 's/^(PASS|FAIL): /&[caption-cut] /'
     } >"$CHK/planted-html.log" 2>&1
-    expect() { # NAME CHECK: the planted copy NAME must fail CHECK
-        local line; line=$(grep -F "FAIL: [$1] " "$CHK/planted-html.log" | grep -F "$2" | head -n 1)
+    local d name check line
+    for d in "${defects[@]}"; do
+        name=${d%%$'\t'*}; check=${d#*$'\t'}
+        line=$(grep -F "FAIL: [$name] " "$CHK/planted-html.log" | grep -F "$check" | head -n 1)
         if [ -n "$line" ]; then
-            pass "the layout check fails on a planted $1 (\"${line#FAIL: }\")"
+            pass "the layout check fails on a planted $name (\"${line#FAIL: }\")"
         else
-            fail "the layout check does not fail on a planted $1 (expected a FAIL of \"$2\"); see $CHK/planted-html.log"
+            fail "the layout check does not fail on a planted $name (expected a FAIL of \"$check\"); see $CHK/planted-html.log"
         fi
-    }
-    expect sideways "no page scrolls sideways"
-    expect clipped-listing "no listing, table or chart is clipped"
-    expect clipped-by-page-edge "no listing, table or chart is clipped"
-    expect small-chart-text "every chart's smallest text is at least"
-    expect chart-scrolls "every chart fits the column whole"
-    expect table-scrolls "every table fits the column whole"
-    expect overlapping-line-numbers "no code line overlaps the one before it"
-    expect lost-indentation "every wrapped code line keeps its indentation"
-    expect crowded-chart "every chart's text lies inside its canvas and no two of its texts touch"
-    expect caption-cut "a table wider than its column scrolls in its box with its caption wrapped"
-    expect appendix-gap "no page names an appendix the HTML edition lacks"
-    expect no-sidebar "every page has the sidebar of contents"
-    expect no-pager "every page has previous and next links"
-    expect no-copy-button "every listing has a copy button"
-    expect network-load "no page logs an error or loads anything from the network"
-    expect search-gap "search finds every section"
-    expect no-arrow-keys "the left and right arrow keys open the previous and the next page"
-    expect no-theme "the theme button turns the page dark and back"
-    expect no-search-marks "a search hit opens its page with the words marked"
+    done
 fi
 # --- end of the HTML planted-defects block ---
 }

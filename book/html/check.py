@@ -8,18 +8,25 @@ SITE is the built site (book/out/html). Every page (or only --pages) is loaded a
 measurements and prints one PASS: or FAIL: line per assertion (book/check.sh counts them):
 
   - no page scrolls sideways (document.scrollingElement.scrollWidth <= clientWidth);
+  - at 390 px a chart or a table fits its column whole (charts have a phone edition,
+    NAME-phone.svg, shown below 600 px; tables of five columns or more become a card per row);
+    a table wider than its column scrolls in its box, its caption wrapped to the box;
   - no listing, table or chart is clipped: content that overflows its box must be inside a box
     that scrolls, not cut off by one that hides it or by the page's edge;
   - every chart's smallest text is at least 11 px as rendered (its SVG's smallest font-size
-    times the rendered width over the viewBox width), of the edition shown (a phone's);
-  - at 390 px, every chart fits its column whole: its box does not scroll sideways;
+    times the rendered width over the viewBox width), of the edition shown (a phone's); its
+    texts lie inside its canvas and no two of them touch;
   - code lines are each at least a line high and never overlap (so the line numbers do not), and
     a wrapped code line continues no further left than its own first character (an indentation
     deeper than 40% of the line's width need only be kept to 40%);
   - every page has the sidebar (in view while scrolling at 1280 px; folded behind a button that
     unfolds it at 390 px) and previous/next links that follow the sidebar's order;
-  - every listing has a copy button; no page logs an error or loads anything from the network;
-  - the search page answers, and searching for each section's heading finds that section.
+  - every listing has a copy button; no page logs an error or loads anything from the network,
+    or names an appendix the site lacks;
+  - searching for each section's heading or first words finds it, and a search hit opens its
+    page with the words marked (the first in view);
+  - the arrow keys open the previous and next page, and the theme button turns a page dark and
+    back (kept on the next page).
 
 --dom DIR writes every page's rendered DOM at the widest width to DIR (for book/check_book.py).
 Exit status 1 if anything failed, 2 if it could not run. Standard library only."""
