@@ -256,7 +256,8 @@ const struct problem PROBLEM = {
     /* The pipes an HFMA2 can go to: the FMA pipe (and its heavy half) for
      * HFMA2; for HFMA2.MMA the fp16 count and the shared (MMA, FP64) pipe's
      * busy cycles; issue active for what binds, and where it does not, the
-     * warps resident and what the others wait for (the stall reasons). */
+     * warps resident and what they wait for (every stall reason, so that
+     * they add up to a warp's cycles). */
     .ncu_metrics = "gpu__time_duration.sum,smsp__inst_executed.sum,"
                    "sm__inst_executed_pipe_fma.sum,sm__inst_executed_pipe_fmaheavy.sum,"
                    "sm__pipe_fmaheavy_cycles_active.avg.pct_of_peak_sustained_active,"
@@ -272,6 +273,14 @@ const struct problem PROBLEM = {
                    "smsp__warp_issue_stalled_no_instruction_per_warp_active.pct,"
                    "smsp__warp_issue_stalled_not_selected_per_warp_active.pct,"
                    "smsp__warp_issue_stalled_selected_per_warp_active.pct,"
+                   "smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct,"
+                   "smsp__warp_issue_stalled_mio_throttle_per_warp_active.pct,"
+                   "smsp__warp_issue_stalled_lg_throttle_per_warp_active.pct,"
+                   "smsp__warp_issue_stalled_dispatch_stall_per_warp_active.pct,"
+                   "smsp__warp_issue_stalled_drain_per_warp_active.pct,"
+                   "smsp__warp_issue_stalled_misc_per_warp_active.pct,"
+                   "smsp__warp_issue_stalled_branch_resolving_per_warp_active.pct,"
+                   "smsp__warp_issue_stalled_tex_throttle_per_warp_active.pct,"
                    "dram__bytes_read.sum",
     /* Few multiply-adds per byte: where DRAM, not the FP16 units, is the limit. */
     .sweeps = {"--degree 32", "--degree 8"},

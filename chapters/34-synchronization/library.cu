@@ -1,11 +1,13 @@
 /* Chapter 34, library bar: CUB's warp-level merge sort (cub::WarpMergeSort,
  * header-only, part of the CUDA Toolkit), one warp a group of 32 keys, one key
  * a lane, over the same resident grid as the pair. CUB's device-wide
- * DeviceSegmentedSort would be the first choice, but past 300 segments it
- * copies its partition of the segments back to the host and waits for the
- * stream (cub/device/dispatch/dispatch_segmented_sort.cuh, without relocatable
- * device code), which a stream capture refuses; a warp-level sort is what CUB
- * offers for segments of one fixed, small length. */
+ * DeviceSegmentedSort would be the first choice, but past 500 segments (its
+ * tuning for sm_80 and later) it copies its partition of the segments back to
+ * the host and waits for the stream (cub/device/dispatch/
+ * dispatch_segmented_sort.cuh, without relocatable device code), which a
+ * stream capture refuses. Its own kernels sort short segments with merge
+ * sorts of a warp or part of one; cub::WarpMergeSort is that sort, offered
+ * for segments of one fixed, small length. */
 #include "problem.h"
 #include "cuda_check.h"
 
