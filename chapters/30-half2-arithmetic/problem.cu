@@ -257,7 +257,8 @@ const struct problem PROBLEM = {
      * HFMA2; for HFMA2.MMA the fp16 count and the shared (MMA, FP64) pipe's
      * busy cycles; issue active for what binds, and where it does not, the
      * warps resident and what they wait for (every stall reason, so that
-     * they add up to a warp's cycles). */
+     * they add up to a warp's cycles); the ADU pipe and the indexed constant
+     * cache, which serve the coefficient loads (LDC). */
     .ncu_metrics = "gpu__time_duration.sum,smsp__inst_executed.sum,"
                    "sm__inst_executed_pipe_fma.sum,sm__inst_executed_pipe_fmaheavy.sum,"
                    "sm__pipe_fmaheavy_cycles_active.avg.pct_of_peak_sustained_active,"
@@ -265,7 +266,9 @@ const struct problem PROBLEM = {
                    "smsp__sass_thread_inst_executed_op_hfma_pred_on.sum,"
                    "smsp__issue_active.avg.pct_of_peak_sustained_active,"
                    "sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active,"
-                   "sm__warps_active.avg.pct_of_peak_sustained_active,"
+                   "sm__warps_active.avg.pct_of_peak_sustained_active,sm__cycles_elapsed.avg,"
+                   "sm__inst_executed_pipe_adu.avg.pct_of_peak_sustained_active,"
+                   "idc__request_cycles_active.avg.pct_of_peak_sustained_elapsed,"
                    "smsp__warp_issue_stalled_wait_per_warp_active.pct,"
                    "smsp__warp_issue_stalled_math_pipe_throttle_per_warp_active.pct,"
                    "smsp__warp_issue_stalled_short_scoreboard_per_warp_active.pct,"

@@ -2,8 +2,8 @@
  * header-only, part of the CUDA Toolkit), one warp a group of 32 keys, one key
  * a lane, over the same resident grid as the pair. CUB's device-wide
  * DeviceSegmentedSort would be the first choice, but past 500 segments (its
- * tuning for sm_80 and later) it copies its partition of the segments back to
- * the host and waits for the stream (cub/device/dispatch/
+ * tuning for sm_60 and later) it copies the sizes of its two groups of
+ * segments to the host and synchronizes the stream (cub/device/dispatch/
  * dispatch_segmented_sort.cuh, without relocatable device code), which a
  * stream capture refuses. Its own kernels sort short segments with merge
  * sorts of a warp or part of one; cub::WarpMergeSort is that sort, offered
