@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every chapter's planted faults, one per line: "DIR NAME VARIANT SIZE OPTIONS...", read from
 # chapters/*/plants.tsv (tab-separated: NAME, variants, size, options or "-", what it plants,
-# and optionally a sed expression). A plant is either code under #ifdef PLANT_NAME in the
+# and optionally a sed expression). A size TOOL:SIZE says that compute-sanitizer's TOOL, not the
+# check, must catch the plant. A plant is either code under #ifdef PLANT_NAME in the
 # chapter's sources, or a sed expression that edits the program's source (so that a plant
 # needs no change to the measured sources); a plant that changes nothing is refused.
 # A malformed line is an error naming the file and line, exit 2, before anything is built.
@@ -46,7 +47,10 @@ for f in chapters/*/plants.tsv; do
             status=2; continue
         fi
         [[ $name =~ ^[A-Z][A-Z0-9_]*$ ]] || { echo "error: $where: plant name '$name' is not an upper-case identifier" >&2; status=2; continue; }
-        [[ $size =~ ^(small|odd|passes|[1-9][0-9]*)$ ]] || { echo "error: $where: size '$size' is not small, odd, passes or a number" >&2; status=2; continue; }
+        # A size may name the compute-sanitizer tool that must catch the plant, where the check
+        # cannot (a missing __syncwarp whose race a converged warp hides): racecheck:small.
+        [[ $size =~ ^((memcheck|racecheck|synccheck|initcheck):)?(small|odd|passes|[1-9][0-9]*)$ ]] \
+            || { echo "error: $where: size '$size' is not small, odd, passes or a number, optionally after a sanitizer tool and ':'" >&2; status=2; continue; }
         [ "$opts" = - ] && opts=
         for v in $variants; do
             [ -f "$dir/$v.cu" ] || { echo "error: $where: $dir has no program '$v'" >&2; status=2; continue; }

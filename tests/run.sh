@@ -78,6 +78,15 @@ rm -f "$ptmp/chapters/99-x/hdr.cu"
 printf 'OK\tnaive\todd\t--block 64\ta plant\n' >"$ptmp/chapters/99-x/plants.tsv"
 [ "$(cd "$ptmp" && "$OLDPWD/tests/plants.sh")" = "chapters/99-x OK naive odd --block 64" ] \
     && ok "tests/plants.sh lists a well-formed plant with its options" || bad "tests/plants.sh misread a well-formed plant"
+# A size may name the sanitizer tool that must catch the plant; an unknown tool is refused.
+printf 'OK\tnaive\tracecheck:small\t-\ta race\n' >"$ptmp/chapters/99-x/plants.tsv"
+[ "$(cd "$ptmp" && "$OLDPWD/tests/plants.sh")" = "chapters/99-x OK naive racecheck:small " ] \
+    && ok "tests/plants.sh lists a plant that racecheck must catch" || bad "tests/plants.sh misread a sanitizer plant"
+printf 'OK\tnaive\tnosuchtool:small\t-\ta race\n' >"$ptmp/chapters/99-x/plants.tsv"
+(cd "$ptmp" && "$OLDPWD/tests/plants.sh") >"$log" 2>&1; rc=$?
+[ $rc -eq 2 ] && grep -q "size 'nosuchtool:small'" "$log" \
+    && ok "tests/plants.sh refuses a plant size naming an unknown sanitizer tool (exit 2)" \
+    || { bad "tests/plants.sh on an unknown sanitizer tool: exit $rc"; cat "$log"; }
 rm -rf "$ptmp"
 for goal in chapter-1e1 chapter-2x chapter-99 profile-2x; do
     make --no-print-directory "$goal" >"$log" 2>&1; rc=$?
@@ -409,12 +418,22 @@ else
         [ $rc -eq "$want" ] && [ "$got" -eq 2 ] && ok "planted bug $n in a batch: both configurations exit $n" \
             || { bad "planted bug $n in a batch: exit $rc, $got of 2 verdicts exit $want"; tail -n 5 "$log"; }
     done
-    # Each chapter's planted faults: its check must fail (exit 1) on every one.
+    # Each chapter's planted faults: its check must fail (exit 1) on every one, or the sanitizer
+    # tool its size names (TOOL:SIZE) must report it (exit 99).
     plant_list=$(tests/plants.sh 2>/dev/null)
     while read -r dir name v size opts; do
         [ -n "$dir" ] || continue
         bin=build/tests/plant/${dir#chapters/}/$name/$v
         [ -x "$bin" ] || continue
+        if [[ $size == *:* ]]; then
+            tool=${size%%:*} at="--size ${size#*:}${opts:+ $opts}"
+            if [ -z "$sanitizer" ]; then skipped "$dir $v with PLANT_$name: no compute-sanitizer for $tool"; continue; fi
+            # shellcheck disable=SC2086 # the options are words
+            sanitize "$tool" "$bin" --check-only --size "${size#*:}" $opts; rc=$?
+            [ $rc -eq 99 ] && ok "$tool reports $dir $v with PLANT_$name ($at)" \
+                || { bad "$dir $v with PLANT_$name ($at): $tool exit $rc, expected 99 (the sanitizer missed the fault)"; tail -n 5 "$log"; }
+            continue
+        fi
         # shellcheck disable=SC2086 # the options are words
         GUIDE_CAPTURE=1 "$bin" --check-only --size "$size" $opts >"$log" 2>&1; rc=$?
         at="--size $size${opts:+ $opts}"
@@ -495,7 +514,7 @@ else
                "$prog" --describe | sed -n 's/^\(sweep\|test\)=//p' | while IFS= read -r o; do
                    [ -n "$o" ] || continue; echo "$o --size small"; echo "$o --size odd"; done
                awk -v d="${prog%/*}" -v v="${prog##*/}" '$1 == d && $3 == v && NF > 4 {
-                   o = ""; for (i = 5; i <= NF; i++) o = o $i " "; print o "--size " $4 }' <<<"$plant_list" | sort -u)
+                   o = ""; for (i = 5; i <= NF; i++) o = o $i " "; sub(/^[a-z]+:/, "", $4); print o "--size " $4 }' <<<"$plant_list" | sort -u)
         sets=$(awk '!seen[$0]++' <<<"$sets")
         # GUIDE_CAPTURE=1: a kernel-timed program checks once more from a graph captured on its
         # stream, so work it puts on another stream fails (common/driver.cu, captured_run).
