@@ -151,6 +151,10 @@ struct variant {
      * 25: the documented bounds of the functions it calls). Passed to create()
      * in struct config. */
     int check_rule;
+    /* 1: a library bar that does other work than flops() or bytes() count for the pair
+     * (chapter 34's merge sort against the pair's 32 splits a group): the rate, which
+     * credits the pair's work, does not apply to it, so its row carries the time alone. */
+    int other_work;
 };
 
 /* The whole program: parse options, check, time, report. Returns the exit

@@ -482,6 +482,10 @@ static void measure(const struct problem *p, const struct variant *v, void *data
     } else if (k != METRIC_TIME) {
         new_roof(p, k, data, g, sec, m);
     }
+    if (v->other_work) { /* the work counted is not this program's: no rate, no roof */
+        m->rate = m->roof = -1;
+        m->roof_name = "";
+    }
 }
 
 /* The host's copy rates (common/host.h), measured once per process, after the first timed

@@ -59,6 +59,7 @@ static void run(void *data, cudaStream_t s)
 
 int main(int argc, char **argv)
 {
-    static const struct variant v = {"library", run, prepare, NULL};
+    /* other_work: the rate credits a group the pair's 469 instructions, not the merge sort's. */
+    static const struct variant v = {.name = "library", .run = run, .prepare = prepare, .other_work = 1};
     return run_variant(argc, argv, &PROBLEM, &v);
 }
