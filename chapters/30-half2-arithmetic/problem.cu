@@ -54,7 +54,6 @@ static void *create(const struct config *c)
     rng_fill_f32(u, (size_t)h->degree + 1, -1.0f, 1.0f, c->seed, 7);
     for (int k = 0; k <= h->degree; k++) {
         h->p.c[k] = __float2half_rn(u[k] / (float)(k + 1));
-        h->p2.c[k] = __half2half2(h->p.c[k]);
     }
     /* Inputs uniform in [-1, 1), rounded to fp16, generated in slices. */
     h->h_in = (unsigned short *)host_alloc((size_t)h->n * sizeof(unsigned short));

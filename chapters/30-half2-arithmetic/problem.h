@@ -11,20 +11,15 @@
 
 /* The coefficients c_0 .. c_degree, passed by value (kernel parameters live
  * in a constant bank: no global load; ptxas fetches them into registers
- * with LDC.64, 8 bytes a load): once each for the scalar program,
- * twice each (both halves of a __half2) for the paired one. */
+ * with LDC.64, four coefficients a load), packed the same for both programs. */
 struct poly {
     __half c[MAX_DEGREE + 1];
-};
-struct poly2 {
-    __half2 c[MAX_DEGREE + 1];
 };
 
 struct horner {
     long n;            /* elements */
     int degree;        /* --degree */
     struct poly p;     /* coefficients, fp16 */
-    struct poly2 p2;   /* the same, each duplicated into a __half2 */
     __half *in, *out;  /* device */
     unsigned short *h_in; /* host input, as fp16 bit patterns */
 };
