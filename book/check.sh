@@ -356,23 +356,17 @@ json.dump(d, open(sys.argv[2], "w"))' "$tmp/book/out/data.json" "$tmp/data.json"
         note "no results: the stale-width test needs a measured chapter"
     elif assemble "$tmp" && python3 - "$tmp/book/out/book.json" "$tmp/stale.json" <<'PY2' && (cd "$tmp" && book/pdf.sh stale.json stale-pdf) >"$tmp/pdf.log" 2>&1
 import json, re, sys
-doc = json.load(open(sys.argv[1]))
-picked = []
-def visit(blocks):
+doc, picked = json.load(open(sys.argv[1])), []
+def visit(blocks):  # each chapter's Results section, its charts and full record left out
     take = None
     for b in blocks:
         if b.get("t") == "Header":
             level, (ident, _, _), _ = b["c"]
-            if take is not None and level <= take:
-                take = None
-            if re.fullmatch(r"ch\d\d-results", ident):
-                take = level
-        if take is not None:
-            text = json.dumps(b)
-            if '"Image"' not in text and '"record"' not in text:
-                picked.append(b)
-        elif b.get("t") == "Div":
+            take = level if re.fullmatch(r"ch\d\d-results", ident) else None if take is not None and level <= take else take
+        if take is None and b.get("t") == "Div":
             visit(b["c"][1])
+        elif take is not None and not re.search(r'"Image"|"record"', json.dumps(b)):
+            picked.append(b)
 visit(doc["blocks"])
 doc["blocks"] = picked
 json.dump(doc, open(sys.argv[2], "w"))
