@@ -33,9 +33,14 @@ local function fail(fmt, ...)
 end
 
 local shell = dofile(DIR .. 'shell.lua')
-local q, sh, read_file = shell.q, shell.sh, shell.read_file
+local q, sh, read_file, ftoa = shell.q, shell.sh, shell.read_file, shell.ftoa
 local function exists(path) return select(2, sh('test -e ' .. q(path))) == 0 end
 local function first_line(cmd) return (sh('(' .. cmd .. ' 2>/dev/null)'):match('[^\n]*')) end
+-- The commit the book is built from, " (with local changes)" where the sources differ from it, its date.
+local function commit()
+  local dirty = select(2, sh('git diff --quiet HEAD -- chapters common book scripts 2>/dev/null')) ~= 0
+  return first_line('git rev-parse --short HEAD'), dirty and ' (with local changes)' or '', first_line('git log -1 --format=%cs')
+end
 
 local function md_escape(s) return (tostring(s):gsub('([\\`*_{}%[%]()<>#+!|$~^@&%%])', '\\%1')) end
 local function md_blocks(s) return pandoc.read(s, 'markdown').blocks end
@@ -45,7 +50,6 @@ local function md_inlines(s)
   return b[1].content
 end
 local function cell(s) return {pandoc.Plain(md_inlines(s))} end
-local function ftoa(x, digits) return string.format('%.' .. digits .. 'f', x) end
 
 ---------------------------------------------------------------------------------------------
 -- Numbered listings, tables and figures: "Listing 20.1" in chapter 20, "Table A.1" in appendix
@@ -840,14 +844,12 @@ local function edition_blocks()
   local written, counts = 0, {written = 0, pending = 0, untimed = 0}
   for _, c in ipairs(DATA.chapters) do if c.status == 'written' then written = written + 1 end end
   for _, g in ipairs(DATA.guidelines.rows) do counts[g.status] = counts[g.status] + 1 end
-  local dirty = select(2, sh('git diff --quiet HEAD -- chapters common book scripts 2>/dev/null')) ~= 0
   -- Where the code lives: its published address (BOOK_SOURCE_URL), where one is configured.
-  local where = SOURCE_URL ~= '' and ('Its code lives at <' .. SOURCE_URL .. '>. ') or ''
+  local where, hash, dirty, date = SOURCE_URL ~= '' and ('Its code lives at <' .. SOURCE_URL .. '>. ') or '', commit()
   return md_blocks(where .. string.format('This copy was built from commit `%s`%s of %s. It has %d of the %d planned chapters; ' ..
     'of the guide\'s %d recommendations, %d are demonstrated by a written chapter, %d wait for a planned one, and %d ' ..
     'are taught without a timing pair ([Appendix A](#guideline-index) says which and why).',
-    first_line('git rev-parse --short HEAD'), dirty and ' (with local changes)' or '', first_line('git log -1 --format=%cs'),
-    written, #DATA.chapters, #DATA.guidelines.rows, counts.written, counts.pending, counts.untimed))
+    hash, dirty, date, written, #DATA.chapters, #DATA.guidelines.rows, counts.written, counts.pending, counts.untimed))
 end
 
 local function reproduce_blocks()
@@ -866,9 +868,9 @@ local function reproduce_blocks()
     out:extend(md_blocks('Each chapter\'s numbers came from one run of its programs with these options:'))
     out:insert(pandoc.CodeBlock(table.concat(runs, '\n'), pandoc.Attr('', {'bash'})))
   end
-  local dirty = select(2, sh('git diff --quiet HEAD -- chapters common book scripts 2>/dev/null')) ~= 0
+  local hash, dirty = commit()
   local rows = {
-    {cell('This book built from commit'), cell('`' .. first_line('git rev-parse --short HEAD') .. (dirty and ' (with local changes)' or '') .. '`')},
+    {cell('This book built from commit'), cell('`' .. hash .. dirty .. '`')},
     {cell('Pandoc'), cell(md_escape(tostring(PANDOC_VERSION)))},
     {cell('TeX engine'), cell(md_escape(first_line('xelatex --version')))},
     {cell('gnuplot'), cell(md_escape(first_line('gnuplot --version')))},
@@ -944,17 +946,11 @@ local function json_value(v)
   elseif t == 'boolean' then return tostring(v) end
   return 'null'
 end
-local function figures_json() return json_value(FIGURES) .. '\n' end
 
 -- Appendix D: every exercise that turns a knob the chapter measured (a "--knob value" in its
 -- Exercises), answered from the measurements at that setting (the sweep, or the default run):
 -- each program's median time on each GPU and the speedup. Exercises asking for a setting no
 -- measurement covers are named, unanswered.
-local function knob_map(s)
-  local m = {}
-  for k, v in (s or ''):gmatch('([%w%-_]+)=([^;]+)') do m[k] = v end
-  return m
-end
 local function same_value(a, b) return a == b or (tonumber(a) and tonumber(a) == tonumber(b)) end
 local function instructor_blocks()
   local out, unmeasured = pandoc.List(), {}
@@ -983,7 +979,7 @@ local function instructor_blocks()
     local runs = {}
     local function add(gpu, knobs, rows)
       local key = gpu .. '|' .. knobs
-      if not runs[key] then runs[key] = {gpu = gpu_name(gpu), knobs = knob_map(knobs), med = {}}; runs[#runs + 1] = runs[key] end
+      if not runs[key] then runs[key] = {gpu = gpu_name(gpu), knobs = shell.knobs(knobs), med = {}}; runs[#runs + 1] = runs[key] end
       for _, r in ipairs(rows) do runs[key].med[r.variant] = runs[key].med[r.variant] or r.median_us end
     end
     for _, g in ipairs(c.results or {}) do add(g.gpu, g.knobs or '', g.rows) end
@@ -1040,8 +1036,10 @@ local FILL = {gpus = gpus_blocks, edition = edition_blocks, summary = summary_bl
 function Pandoc(doc)
   local path = doc.meta['book-data'] and stringify(doc.meta['book-data']) or fail('no book-data metadata (the JSON of results.py book-json)')
   DATA = json_decode(read_file(path) or fail('cannot read %s', path), fail)
-  charts = dofile(DIR .. 'charts.lua')((doc.meta['out-dir'] and stringify(doc.meta['out-dir']) or 'book/out') .. '/charts', fail)
-  pictures = dofile(DIR .. 'pictures.lua')({data = DATA, charts = charts, figure = figure_block, words = words, grouped = grouped})
+  local out_dir = doc.meta['out-dir'] and stringify(doc.meta['out-dir']) or 'book/out'
+  charts = dofile(DIR .. 'charts.lua')(out_dir .. '/charts', fail)
+  pictures = dofile(DIR .. 'pictures.lua')({data = DATA, charts = charts, figure = figure_block, words = words, grouped = grouped,
+    gpu_name = gpu_name, knobs = shell.knobs})
   for _, c in ipairs(DATA.chapters) do by_nn[c.nn] = c end
   for _, c in ipairs(DATA.chapters) do
     if c.status == 'written' then c.layout = chapter_blocks(c) end
@@ -1058,15 +1056,12 @@ function Pandoc(doc)
   end
   blocks:insert(source_blocks())
   charts.flush()
-  local out_dir = doc.meta['out-dir'] and stringify(doc.meta['out-dir']) or 'book/out'
-  local f = io.open(out_dir .. '/figures.json', 'wb') or fail('cannot write %s/figures.json', out_dir)
-  f:write(figures_json())
-  f:close()
+  shell.write_file(out_dir .. '/figures.json', json_value(FIGURES) .. '\n', fail)
   check_links(blocks)
   for _, r in ipairs(DATA.stale) do
     io.stderr:write(string.format('book: warning: stale %s: %s:%s, chapter %s %s\n', r.kind, r.file, r.line, r.chapter, r.program))
   end
-  doc.meta.date = pandoc.MetaInlines(md_inlines('Built from commit `' .. first_line('git rev-parse --short HEAD') .. '` of ' ..
-    first_line('git log -1 --format=%cs')))
+  local hash, _, date = commit()
+  doc.meta.date = pandoc.MetaInlines(md_inlines('Built from commit `' .. hash .. '` of ' .. date))
   return pandoc.Pandoc(blocks, doc.meta)
 end

@@ -15,8 +15,8 @@ local function gpu_marker(i) return GPU_MARKERS[(i - 1) % #GPU_MARKERS + 1] end
 local CHARTS, fail
 
 local shell = dofile((debug.getinfo(1, 'S').source:match('^@(.*/)') or './') .. 'shell.lua')
-local q, sh, read_file = shell.q, shell.sh, shell.read_file
-local function ftoa(x, digits) return string.format('%.' .. digits .. 'f', x) end
+local q, sh, read_file, ftoa = shell.q, shell.sh, shell.read_file, shell.ftoa
+local function write_file(path, text) shell.write_file(path, text, fail) end
 
 local function gq(s) return "'" .. tostring(s):gsub("'", "''") .. "'" end
 local function rgb_int(hex) return tonumber(hex:sub(2), 16) end
@@ -26,11 +26,6 @@ local function eod(name, rows, empty) return name .. ' << EOD\n' .. (#rows == 0 
 local function plot_of(clauses) return 'plot ' .. table.concat(clauses, ', \\\n     ') .. '\n' end
 
 local QUEUE = {} -- the charts to draw: names whose script changed
-local function write_file(path, text)
-  local f = io.open(path, 'wb') or fail('cannot write %s', path)
-  f:write(text)
-  f:close()
-end
 
 local render_one
 -- Each chart is drawn twice: for a page or the PDF, and for a phone (NAME-phone.svg, 340 units

@@ -25,6 +25,9 @@ url() { case "$1" in /*) echo "file://$1" ;; *) echo "file://$PWD/$1" ;; esac; }
 pass() { echo "PASS: $*"; }
 fail() { echo "FAIL: $*"; }
 note() { echo "NOTE: $*"; }
+verdict() { # STATUS PASS-TEXT FAIL-TEXT [LOG...]: a PASS: line if STATUS is 0, else a FAIL: line and the LOGs, indented
+    if [ "$1" -eq 0 ]; then pass "$2"; else fail "$3"; [ $# -lt 4 ] || sed 's/^/    /' "${@:4}"; fi
+}
 section() { # NAME FUNCTION: run FUNCTION in the background, its output into $CHK/out/NAME
     "$2" >"$CHK/out/$1" 2>&1 &
 }
@@ -42,19 +45,12 @@ mkdir -p "$CHK/out"
 # --- 1. Build: `make book`, its data first; the other sections start once what they read is built
 make_book() { # TARGET: make it (nothing to do if it is built), its output into $CHK/build.log
     make --no-print-directory "$1" RESULTS_DIR="$RESULTS_DIR" BOOK_OUT="$OUT" >>"$CHK/build.log" 2>&1 && return
-    fail "make book failed:"
-    sed 's/^/    /' "$CHK/build.log"
-    return 1
+    verdict 1 "" "make book failed:" "$CHK/build.log"; return 1
 }
 tools() {
 missing=()
-for tool in pdftotext pdftoppm pdffonts chromium python3; do
-    command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-    fail "the book check needs ${missing[*]}; install with: sudo make deps"
-    return 1
-fi
+for tool in pdftotext pdftoppm pdffonts chromium python3; do command -v "$tool" >/dev/null 2>&1 || missing+=("$tool"); done
+[ ${#missing[@]} -eq 0 ] || { fail "the book check needs ${missing[*]}; install with: sudo make deps"; return 1; }
 }
 build() {
 make_book book || return 1
@@ -62,11 +58,9 @@ pass "make book builds"
 # Built already: `make book` again rebuilds nothing and still says where the book is.
 local again
 again=$(make --no-print-directory book RESULTS_DIR="$RESULTS_DIR" BOOK_OUT="$OUT" 2>&1)
-if grep -q "$OUT/book.pdf" <<<"$again" && grep -q "$OUT/html/index.html" <<<"$again"; then
-    pass "make book with nothing to rebuild says where the book is"
-else
-    fail "make book with nothing to rebuild does not name $OUT/book.pdf and $OUT/html/index.html: $again"
-fi
+grep -q "$OUT/book.pdf" <<<"$again" && grep -q "$OUT/html/index.html" <<<"$again"
+verdict $? "make book with nothing to rebuild says where the book is" \
+    "make book with nothing to rebuild does not name $OUT/book.pdf and $OUT/html/index.html: $again"
 for f in book.pdf book.html book.epub html/index.html html/search-index.js; do
     if [ -s "$OUT/$f" ]; then pass "$OUT/$f exists"; else fail "$OUT/$f is missing or empty"; fi
 done
@@ -80,22 +74,17 @@ text_checks() {
 python3 book/html/check.py "$OUT/html" --dom "$CHK/dom" >"$CHK/layout.log" 2>&1
 cat "$CHK/layout.log"
 grep -qE '^(PASS|FAIL): ' "$CHK/layout.log" || fail "book/html/check.py checked nothing: $(tail -n 1 "$CHK/layout.log")"
-if grep -Eiq '<(script|link|img)[^>]+(src|href)="(https?:)?//' "$OUT/book.html"; then
-    fail "book.html loads something from the network; it must be self-contained"
-else
-    pass "book.html is self-contained (no external scripts, styles or images)"
-fi
+! grep -Eiq '<(script|link|img)[^>]+(src|href)="(https?:)?//' "$OUT/book.html"
+verdict $? "book.html is self-contained (no external scripts, styles or images)" \
+    "book.html loads something from the network; it must be self-contained"
 # The one-page book.html and the EPUB name no appendix they lack (the PDF's appendix C is not
 # theirs; book/html/check.py checks the site's pages). Planted: book.html with a figure caption
 # pointing to appendix C, as Figure 10.1's did.
 python3 book/check_book.py appendices "$OUT/book.html" "$OUT/book.epub"
 sed '0,/<\/figcaption>/s//(the full record is in appendix C)<\/figcaption>/' "$OUT/book.html" >"$CHK/planted-appendix.html"
-if python3 book/check_book.py appendices "$CHK/planted-appendix.html" >"$CHK/planted-appendix.log" 2>&1; then
-    fail "the appendix check does not fail on book.html with a caption naming appendix C:"; sed 's/^/    /' "$CHK/planted-appendix.log"
-else
-    pass "the appendix check fails on book.html with a caption naming appendix C (\"$(grep -m 1 '^FAIL: ' "$CHK/planted-appendix.log" | cut -c7-200)\")"
-fi
-# --- end of the HTML layout block ---
+! python3 book/check_book.py appendices "$CHK/planted-appendix.html" >"$CHK/planted-appendix.log" 2>&1
+verdict $? "the appendix check fails on book.html with a caption naming appendix C (\"$(grep -m 1 '^FAIL: ' "$CHK/planted-appendix.log" | cut -c7-200)\")" \
+    "the appendix check does not fail on book.html with a caption naming appendix C:" "$CHK/planted-appendix.log"
 python3 book/check_book.py "$DATA" "$CHK/book.txt" "$CHK/dom" "$OUT/html" "$OUT/book.html" >"$CHK/text.log" 2>&1
 cat "$CHK/text.log"
 grep -qE '^(PASS|FAIL): ' "$CHK/text.log" || fail "book/check_book.py checked nothing: $(tail -n 1 "$CHK/text.log")"
@@ -128,12 +117,9 @@ dom = re.sub(r'<div class="chapter-links">.*?</div>', "", dom, flags=re.S)
 dom = re.sub(r"(<h[3-6][^>]*>)Takeaway", r"\1Summing up", dom)
 open(d + "/dom/ch-15.html", "w", encoding="utf-8").write(dom)
 PY
-if [ "$(grep -cE "^FAIL: .*missing in (chapters )?\['15[^,]*'(, '15 [^,]*')?\]$" "$p/log")" -eq 3 ] &&
-   [ "$(grep -c '^FAIL: ' "$p/log")" -eq 3 ]; then
-    pass "the guide-link, source-link and takeaway checks each fail on chapter 15 with them removed"
-else
-    fail "the chapter link and takeaway checks do not all fail on chapter 15 with them removed:"; sed 's/^/    /' "$p/log"
-fi
+[ "$(grep -cE "^FAIL: .*missing in (chapters )?\['15[^,]*'(, '15 [^,]*')?\]$" "$p/log")" -eq 3 ] && [ "$(grep -c '^FAIL: ' "$p/log")" -eq 3 ]
+verdict $? "the guide-link, source-link and takeaway checks each fail on chapter 15 with them removed" \
+    "the chapter link and takeaway checks do not all fail on chapter 15 with them removed:" "$p/log"
 # Planted: chapter 15's guide links without their anchor (the front page, PDF and HTML), and a copy
 # of the site without its naive.cu page and with optimized.cu's first line cut; the guide-anchor check and
 # the source-page check must each fail, on chapter 15 alone.
@@ -153,13 +139,11 @@ f = os.path.join(d, "site", c["folder"], "optimized.cu.html")
 page = open(f, encoding="utf-8").read()
 open(f, "w", encoding="utf-8").write(re.sub(r'<span id="cb\d+-1"[^\n]*\n', "", page, count=1))
 PY
-if grep -q "^FAIL: every chapter links the section of the guide .*missing in \['15 (PDF)', '15 (HTML)'\]$" "$g/log" &&
+grep -q "^FAIL: every chapter links the section of the guide .*missing in \['15 (PDF)', '15 (HTML)'\]$" "$g/log" &&
    grep -q "^FAIL: the HTML edition has a page for each .*missing in \['15 naive.cu (no page)', '15 optimized.cu (text differs)'\]$" "$g/log" &&
-   [ "$(grep -c '^FAIL: ' "$g/log")" -eq 2 ]; then
-    pass "the guide-anchor and source-page checks fail on chapter 15's links without their anchor and a site without one source page and another's first line"
-else
-    fail "the guide-anchor and source-page checks do not both fail on their planted faults:"; sed 's/^/    /' "$g/log"
-fi
+   [ "$(grep -c '^FAIL: ' "$g/log")" -eq 2 ]
+verdict $? "the guide-anchor and source-page checks fail on chapter 15's links without their anchor and a site without one source page and another's first line" \
+    "the guide-anchor and source-page checks do not both fail on their planted faults:" "$g/log"
 # Planted: appendix D with its first table removed (HTML) and cut after its first lines (PDF).
 local a=$CHK/planted-answers
 plant_chapters "$a" <<'PY'
@@ -171,20 +155,15 @@ for f in glob.glob(d + "/dom/*.html"):
     if 'id="instructor"' in s:
         open(f, "w", encoding="utf-8").write(re.sub(r"<table\b.*?</table>", "", s, count=1, flags=re.S))
 PY
-if [ "$(grep -c '^FAIL: appendix D answers' "$a/log")" -eq 2 ]; then
-    pass "the appendix D check fails on the appendix without its first table (HTML) and its tables (PDF)"
-else
-    fail "the appendix D check does not fail on the appendix without its tables:"; sed 's/^/    /' "$a/log"
-fi
+[ "$(grep -c '^FAIL: appendix D answers' "$a/log")" -eq 2 ]
+verdict $? "the appendix D check fails on the appendix without its first table (HTML) and its tables (PDF)" \
+    "the appendix D check does not fail on the appendix without its tables:" "$a/log"
 }
 
 # --- 3. Pictures to look at ---------------------------------------------------------------------------------
 pictures() {
-if pdffonts "$OUT/book.pdf" 2>/dev/null | awk 'NR > 2 && $(NF-4) != "yes" { bad = 1 } END { exit bad }'; then
-    pass "every font of the PDF is embedded"
-else
-    fail "the PDF has fonts that are not embedded"
-fi
+pdffonts "$OUT/book.pdf" 2>/dev/null | awk 'NR > 2 && $(NF-4) != "yes" { bad = 1 } END { exit bad }'
+verdict $? "every font of the PDF is embedded" "the PDF has fonts that are not embedded"
 # PDF pages: the title page, the first chapter's first page, the summary.
 first_title=$(python3 -c 'import json, sys
 print(next("%s. %s" % (c["nn"], c["title"]) for c in json.load(open(sys.argv[1]))["chapters"] if c["status"] == "written"))' "$DATA" 2>/dev/null)
@@ -192,11 +171,8 @@ for spec in "title:1" "chapter:$(page_of "$first_title")" "summary:$(page_of 'Su
     name=${spec%%:*}; p=${spec#*:}
     [ -n "$p" ] || { fail "no page found for the $name"; continue; }
     pdftoppm -r 80 -png -f "$p" -l "$p" -singlefile "$OUT/book.pdf" "$CHK/pdf-$name" 2>/dev/null
-    if [ "$(stat -c %s "$CHK/pdf-$name.png" 2>/dev/null || echo 0)" -gt 8000 ]; then
-        pass "pdftoppm renders the $name page (page $p): $CHK/pdf-$name.png"
-    else
-        fail "pdftoppm could not render the $name page (page $p)"
-    fi
+    [ "$(stat -c %s "$CHK/pdf-$name.png" 2>/dev/null || echo 0)" -gt 8000 ]
+    verdict $? "pdftoppm renders the $name page (page $p): $CHK/pdf-$name.png" "pdftoppm could not render the $name page (page $p)"
 done
 # --- HTML edition: pictures -------------------------------------------------------------------
 # The site on a phone (390 px), light and dark: the front page, and one chapter's results.
@@ -204,18 +180,14 @@ shot() { # NAME SCHEME(0 dark, 1 light) PAGE[#ID]
     local name=$1 scheme=$2 page=$3
     python3 book/html/cdp.py shoot "$(url "$OUT/html/$page")" "$CHK/$name.png" 390 1100 \
         "$([ "$scheme" = 0 ] && echo dark || echo light)" >/dev/null 2>&1
-    if [ "$(stat -c %s "$CHK/$name.png" 2>/dev/null || echo 0)" -gt 10000 ]; then
-        pass "Chromium screenshot $CHK/$name.png"
-    else
-        fail "Chromium screenshot $name is missing or blank"
-    fi
+    [ "$(stat -c %s "$CHK/$name.png" 2>/dev/null || echo 0)" -gt 10000 ]
+    verdict $? "Chromium screenshot $CHK/$name.png" "Chromium screenshot $name is missing or blank"
 }
 shot phone-light 1 index.html
 shot phone-dark 0 index.html
 if [ -n "$first_ch" ] && grep -q "id=\"ch${first_ch}-results\"" "$OUT/html/ch-$first_ch.html" 2>/dev/null; then
     shot "phone-ch$first_ch-results-dark" 0 "ch-$first_ch.html#ch${first_ch}-results"
 fi
-# --- end of the HTML pictures block ---
 }
 
 # --- 4. The PDF's layout and typography (book/check_pdf.py) ------------------------------------
@@ -232,11 +204,8 @@ pdf_check() { # NAME ARGS...: run a check_pdf.py check on the book, print its li
 planted_pdf() { # WHAT LOG NAME ARGS...: the check must FAIL on the planted fault (its output into LOG)
     local what=$1 log=$2; shift 2
     python3 book/check_pdf.py "$@" >"$log" 2>&1
-    if grep -q '^FAIL: ' "$log"; then
-        pass "the $1 check fails on $what (\"$(grep -m 1 '^FAIL: ' "$log" | cut -c7-200)\")"
-    else
-        fail "the $1 check does not fail on $what:"; sed 's/^/    /' "$log"
-    fi
+    grep -q '^FAIL: ' "$log"
+    verdict $? "the $1 check fails on $what (\"$(grep -m 1 '^FAIL: ' "$log" | cut -c7-200)\")" "the $1 check does not fail on $what:" "$log"
 }
 planted_faults() { # NAME: plant each fault listed for the check, run the check on it
     local faults fault name what args
@@ -296,7 +265,6 @@ if echo x | ROOF_DATA="$DATA" ROOF_OUT="$CHK/roofline-stress" pandoc -f markdown
 else
     fail "book/roofline-stress.lua failed: $(tail -n 3 "$CHK/roofline-stress.log")"
 fi
-# --- end of section 4 -----------------------------------------------------------------------------
 }
 
 # --- 5. The build must fail where it should ----------------------------------------------------------
@@ -320,10 +288,10 @@ if [ -n "$first_ch" ]; then
         (cd "$tmp" && "$@") >/dev/null 2>&1
         if assemble "$tmp"; then
             fail "the build does not fail on $name"
-        elif grep -qF "$expect" "$tmp/log"; then
-            pass "the build fails on $name (\"$(grep -F "$expect" "$tmp/log" | head -n 1)\")"
         else
-            fail "the build fails on $name, but without saying \"$expect\":"; sed 's/^/    /' "$tmp/log"
+            grep -qF "$expect" "$tmp/log"
+            verdict $? "the build fails on $name (\"$(grep -F "$expect" "$tmp/log" | head -n 1)\")" \
+                "the build fails on $name, but without saying \"$expect\":" "$tmp/log"
         fi
         rm -rf "$tmp"
     }
@@ -354,10 +322,9 @@ print(g["file"].rsplit("/", 1)[-1], next(r["line"] for r in g["rows"] if r["vari
     [ -n "$row" ] && echo '// planted: the sources changed after the measurement' >>"$tmp/$row_dir/optimized.cu"
     if [ -z "$row" ]; then
         note "no results: the stale-marking test needs a measured chapter"
-    elif assemble "$tmp" && grep -q '"STALE' "$tmp/book/out/book.json" && grep -q 'warning: stale' "$tmp/log"; then
-        pass "the book marks a planted stale row STALE"
     else
-        fail "the book does not mark a planted stale row"; sed 's/^/    /' "$tmp/log"
+        assemble "$tmp" && grep -q '"STALE' "$tmp/book/out/book.json" && grep -q 'warning: stale' "$tmp/log"
+        verdict $? "the book marks a planted stale row STALE" "the book does not mark a planted stale row" "$tmp/log"
     fi
     # The stale-row rule (book/check_book.py): a WARNING: line for a person, FAIL: lines in CI.
     # Run on that chapter's data alone and a stub site: only how the stale rows are reported counts.
@@ -389,23 +356,17 @@ json.dump(d, open(sys.argv[2], "w"))' "$tmp/book/out/data.json" "$tmp/data.json"
         note "no results: the stale-width test needs a measured chapter"
     elif assemble "$tmp" && python3 - "$tmp/book/out/book.json" "$tmp/stale.json" <<'PY2' && (cd "$tmp" && book/pdf.sh stale.json stale-pdf) >"$tmp/pdf.log" 2>&1
 import json, re, sys
-doc = json.load(open(sys.argv[1]))
-picked = []
-def visit(blocks):
+doc, picked = json.load(open(sys.argv[1])), []
+def visit(blocks):  # each chapter's Results section, its charts and full record left out
     take = None
     for b in blocks:
         if b.get("t") == "Header":
             level, (ident, _, _), _ = b["c"]
-            if take is not None and level <= take:
-                take = None
-            if re.fullmatch(r"ch\d\d-results", ident):
-                take = level
-        if take is not None:
-            text = json.dumps(b)
-            if '"Image"' not in text and '"record"' not in text:
-                picked.append(b)
-        elif b.get("t") == "Div":
+            take = level if re.fullmatch(r"ch\d\d-results", ident) else None if take is not None and level <= take else take
+        if take is None and b.get("t") == "Div":
             visit(b["c"][1])
+        elif take is not None and not re.search(r'"Image"|"record"', json.dumps(b)):
+            picked.append(b)
 visit(doc["blocks"])
 doc["blocks"] = picked
 json.dump(doc, open(sys.argv[2], "w"))
@@ -499,7 +460,6 @@ s = head + "window.BOOK_INDEX = " + json.dumps(d) + ";\n"'
         fi
     done
 fi
-# --- end of the HTML planted-defects block ---
 }
 
 

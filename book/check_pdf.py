@@ -490,42 +490,19 @@ def agrees(f, compared, wrong, what):
 
 
 def diagrams(figures_path):
-    """The pictures of a mechanism (bytes each kernel moves through DRAM, resident warps per SM,
-    sectors a warp touches, banks a warp reads, lanes on each side of a branch; book/charts.lua
-    draws them from the chapter's record and its programs' arithmetic): one for each Part that has
-    one (I to V) and at least five, each caption's numbers (32 sectors, a 32-way conflict, 24 bytes,
-    6 warps, 152 registers, 8 warps, 32 registers + 64 B local) are what its chart shows, the
-    occupancy pictures' warps are what each GPU recorded (the occupancy API's answer for the same
-    block; ncu's registers, register-limited blocks and theoretical occupancy), and the local-memory
-    picture's registers, stack frame and sectors per local load and store request (l1tex local
-    sectors / requests, to 0.1) are each GPU's. A picture that
-    restates a counter per instruction (its drawn "per_request": chapter 20's sectors per store,
-    from l1tex__t_sectors / l1tex__t_requests of op_st; chapter 22's constant-cache requests per
-    lookup, 1 + sm__idc_divergent_instruction_replays / the lookup instructions (the recorded size:
-    n / 32 warps x 32 steps), and its shared-memory passes, l1tex__data_pipe_lsu_wavefronts / LDS
-    executed; chapter 01's DRAM bytes read and written per element, dram__bytes_read/write.sum /
-    size, and its kernels, one LDG.E.128 each; chapter 21's tile rows, ptxas smem_bytes / T rows (T x T floats unpadded) /
-    4 bytes, and its passes and bank conflicts per LDS; chapter 32's passes per warp, 1 + divergent
-    branch targets / (size / 32), and lanes per pass, threads per warp instruction; chapter 19's uses of a loaded float per global load: each FFMA uses
-    one float of A and one of B, so the uses per load are 2 x FFMA over the floats loaded from global
-    memory, counted twice: ncu's thread FFMAs over 32 floats a global load request, and the kernel's
-    SASS FFMA over its LDG, one float a thread each; 1 naive, the tile tiled; chapter 16's sectors per load request,
-    l1tex__t_sectors / l1tex__t_requests of op_ld, each program's first request of one warp, whose
-    32 lanes read whole records from a sector boundary as the whole launch's requests do) draws each
-    within half of what every GPU recorded for the same program, a figure a GPU did not record
-    failing it. Where one warp's request is not
-    the launch's mean (chapter 17: a row's warps also load the vector's neighbours and, in packed
-    rows, the peeled pixels a thread each, and its last warp is partial), the figure's "within"
-    sets a tighter rule: chapter 17's picture draws warp 0's vector load, and its per_request is
-    the same address model over every warp's loads of 32 rows (the row starts repeat modulo 32
-    bytes within them) at each program's recorded pitch, within 0.05 of the recorded ratio. Chapter 10's shared-memory limit, in
-    blocks at each naive launch, is Nsight Compute's launch__occupancy_limit_shared_mem on each GPU;
-    chapter 36's allocation calls per iteration (one box a call) are each GPU's
-    host:alloc_calls_per_iter. Chapter 08's spills and times (ptxas spill stores, Nsight Compute's
-    kernel time) are drawn by each point and are what the GPU it is drawn from recorded; no text of
-    an occupancy picture lies over another or off the canvas. On a streams timeline (chapters 02, 03, 05, 36) the caption's
-    milliseconds, microseconds and kernels at once are drawn too, and the figures it restates are
-    what the GPU it is drawn from recorded."""
+    """The pictures of a mechanism (book/pictures.lua computes them from the chapter's record and
+    its programs' arithmetic, book/charts.lua draws them): at least six, one in every Part; each
+    legible (diagram_legible); each caption's numbers (sectors, n-way, bytes, warps, registers,
+    passes, requests, ms, µs, kernels at once, uses per load, KB, ns) drawn in its chart; and what
+    a picture draws against what every GPU recorded for the same program: an occupancy picture's
+    points (warps, block, register-limited blocks: the occupancy API's answer or ncu's theoretical
+    occupancy), the local-memory picture's registers, stack and local sectors per request (to
+    0.1), each drawn "per_request" figure within half of the recorded one (or its own "within":
+    chapter 17 runs the same address model over 32 rows, within 0.05; a figure a GPU did not
+    record fails), what a caption restates of one GPU's record (restated), and a bytes-in-flight
+    picture's warps, load width and loads (warps within 5%) and its Little's-law latency L0, from
+    the least-loaded point. Each drawn figure's source counters are named where pictures.lua
+    computes it."""
     figs = [f for f in load(figures_path)
             if re.search(r"-(sectors|banks|divergence|traffic|occupancy|local|requests|streams|inflight|tiling)\.svg$", f["svg"])]
     check(len(figs) >= 6, f"the book has pictures of a mechanism computed from the code ({len(figs)})")

@@ -2,12 +2,13 @@
 book/charts.lua, once the data and the charts are known). Returns function(book) -> {[nn] =
 function(chapter) -> the chapter's figure block or nil}, where book is {data = the JSON of
 `scripts/results.py book-json`, charts = book/charts.lua's functions, figure = book.lua's
-figure_block, words = its word lists ("a, b and c"), grouped = its thousands separator}. A picture
+figure_block, words = its word lists ("a, b and c"), grouped = its thousands separator, gpu_name = a GPU's
+short name, knobs = book/shell.lua's reading of a row's knobs}. A picture
 is computed from what the chapter's programs recorded, drawn by charts.lua; its caption says what
 it draws, and what the caption restates of a GPU's record goes into figures.json for
 book/check_pdf.py diagrams. ]]
 
-local DATA, charts, figure_block, words, grouped
+local DATA, charts, figure_block, words, grouped, gpu_name, knob_table
 
 -- Pictures of the mechanism a chapter teaches, computed by charts.lua from what the chapter's
 -- programs recorded (knobs, sizes, ptxas and ncu figures) and the programs' own arithmetic; each
@@ -17,15 +18,7 @@ local DATA, charts, figure_block, words, grouped
 -- label names the chapter).
 local function picture(c, caption, svg, drawn) return figure_block(c.nn, 'Chapter ' .. c.number .. ': ' .. caption, svg, drawn) end
 -- A GPU in a caption: the first word of its short name ("H100").
-local function short(slug)
-  for _, g in ipairs(DATA.gpus) do if g.slug == slug then return g.short:match('^%S+') end end
-  return slug
-end
-local function knob_table(s) -- a results row's knobs, "block=256;mode=fast": {block = 256, mode = 'fast'}
-  local t = {}
-  for k, v in (s or ''):gmatch('([%w_-]+)=([^;]+)') do t[k] = tonumber(v) or v end
-  return t
-end
+local function short(slug) return gpu_name(slug):match('^%S+') end
 
 -- Each GPU's record ({gpu, size, m = {metric -> {program -> value}}}), the results' first GPU
 -- first, each also under its GPU's slug.
@@ -1082,5 +1075,6 @@ local DIAGRAMS = {
 
 return function(book)
   DATA, charts, figure_block, words, grouped = book.data, book.charts, book.figure, book.words, book.grouped
+  gpu_name, knob_table = book.gpu_name, book.knobs
   return DIAGRAMS
 end

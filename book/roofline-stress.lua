@@ -5,10 +5,8 @@
 -- a tenth of the plot), and writes $ROOF_OUT/figures.json for book/check_pdf.py roofline-labels.
 local out = os.getenv('ROOF_OUT')
 local function fail(fmt, ...) error(string.format(fmt, ...)) end
-local charts = dofile('book/charts.lua')(out, fail)
-local f = io.open(os.getenv('ROOF_DATA')) or fail('cannot read %s', os.getenv('ROOF_DATA'))
-local data = dofile('book/json.lua')(f:read('a'), fail)
-f:close()
+local charts, shell = dofile('book/charts.lua')(out, fail), dofile('book/shell.lua')
+local data = dofile('book/json.lua')(shell.read_file(os.getenv('ROOF_DATA')) or fail('cannot read %s', os.getenv('ROOF_DATA')), fail)
 math.randomseed(1)
 local figs = {}
 for trial = 1, tonumber(os.getenv('ROOF_TRIALS') or 20) do
@@ -26,7 +24,5 @@ for trial = 1, tonumber(os.getenv('ROOF_TRIALS') or 20) do
   end
 end
 charts.flush()
-local o = io.open(out .. '/figures.json', 'w') or fail('cannot write %s/figures.json', out)
-o:write('[' .. table.concat(figs, ',\n') .. ']\n')
-o:close()
+shell.write_file(out .. '/figures.json', '[' .. table.concat(figs, ',\n') .. ']\n', fail)
 return {}

@@ -1,6 +1,7 @@
--- book/shell.lua: the few shell and file helpers book/book.lua and book/charts.lua share.
+-- book/shell.lua: the few helpers book/book.lua, charts.lua and pictures.lua share.
 -- Returns {q = quote for sh, sh = run a command -> output (stdout and stderr), exit code,
--- read_file = a file's bytes or nil}.
+-- read_file = a file's bytes or nil, write_file(path, text, fail), ftoa(x, digits) = x to that many
+-- decimals, knobs = a results row's knobs "block=256;mode=fast" as {block = 256, mode = 'fast'}}.
 
 local function q(s) return "'" .. (s:gsub("'", "'\\''")) .. "'" end
 
@@ -19,4 +20,17 @@ local function read_file(path)
   return s
 end
 
-return {q = q, sh = sh, read_file = read_file}
+local function write_file(path, text, fail)
+  local f = io.open(path, 'wb') or fail('cannot write %s', path)
+  f:write(text)
+  f:close()
+end
+
+local function knobs(s)
+  local t = {}
+  for k, v in (s or ''):gmatch('([%w_-]+)=([^;]+)') do t[k] = tonumber(v) or v end
+  return t
+end
+
+return {q = q, sh = sh, read_file = read_file, write_file = write_file, knobs = knobs,
+        ftoa = function(x, digits) return string.format('%.' .. digits .. 'f', x) end}

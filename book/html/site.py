@@ -339,19 +339,26 @@ def themed(css):
                   ':root[data-theme="dark"] { color-scheme: dark; }\n')
 
 
-def page_html(title, lang, body, side, scripts=()):
-    tags = "".join(f'<script src="{s}"></script>' for s in scripts)
+def document(lang, title, head, kind, body):
+    """An HTML document: HEAD after its title, BODY in <body class="KIND">."""
     return f"""<!DOCTYPE html>
 <html lang="{lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{esc(title)}</title>
-<link rel="stylesheet" href="book.css">
-{tags}<script src="book.js" defer></script>
+{head}
 </head>
-<body class="site">
-<header class="topbar">
+<body class="{kind}">
+{body}
+</body>
+</html>
+"""
+
+
+def page_html(title, lang, body, side, scripts=()):
+    head = '<link rel="stylesheet" href="book.css">\n' + "".join(f'<script src="{s}"></script>' for s in scripts)
+    return document(lang, title, head + '<script src="book.js" defer></script>', "site", f"""<header class="topbar">
 <button type="button" id="toc-toggle" aria-controls="sidebar" aria-expanded="false">☰ Contents</button>
 <a class="topbar-title" href="index.html">{esc(BOOK_TITLE)}</a>
 <a class="topbar-search" href="search.html" aria-label="Search">Search</a>
@@ -360,10 +367,7 @@ def page_html(title, lang, body, side, scripts=()):
 {side}
 <main id="content">
 {body}
-</main>
-</body>
-</html>
-"""
+</main>""")
 
 
 # --- Search index ----------------------------------------------------------------------------
@@ -476,23 +480,7 @@ def main(argv):
     # The one-page edition: the same body, styles and charts inlined, no scripts.
     one = charts("\n".join(single), images, inline=True)
     with open(os.path.join(out, "book.html"), "w", encoding="utf-8") as f:
-        f.write(f"""<!DOCTYPE html>
-<html lang="{lang}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{esc(BOOK_TITLE)}</title>
-<style>
-{css}
-</style>
-</head>
-<body class="single">
-<main id="content">
-{one}
-</main>
-</body>
-</html>
-""")
+        f.write(document(lang, BOOK_TITLE, f"<style>\n{css}\n</style>", "single", f'<main id="content">\n{one}\n</main>'))
     print(f"book: {site}/index.html ({len(pages)} pages, search index of "
           f"{len(index['entries'])} sections)")
     return 0
