@@ -10,6 +10,14 @@ book/check_pdf.py diagrams. ]]
 
 local DATA, charts, figure_block, words, grouped, gpu_name, knob_table
 
+-- pairs() in key order: what a picture's data lists (figures.json) comes out the same every build.
+local function sorted(t)
+  local keys, i = {}, 0
+  for k in pairs(t) do keys[#keys + 1] = k end
+  table.sort(keys, function(x, y) return tostring(x) < tostring(y) end)
+  return function() i = i + 1; if keys[i] ~= nil then return keys[i], t[keys[i]] end end
+end
+
 -- Pictures of the mechanism a chapter teaches, computed by charts.lua from what the chapter's
 -- programs recorded (knobs, sizes, ptxas and ncu figures) and the programs' own arithmetic; each
 -- goes before the chapter's first listing.
@@ -88,8 +96,8 @@ local function one_gpu(c)
   local r, recs = c.results[1] or {}, records(c)
   local ev, said, all = recs[r.gpu] and recs[r.gpu].m, {}, {}
   for _, x in ipairs(recs) do
-    for metric, values in pairs(x.m) do
-      for prog, v in pairs(values) do all[#all + 1] = {gpu = x.gpu, program = prog, metric = metric, value = v} end
+    for metric, values in sorted(x.m) do
+      for prog, v in sorted(values) do all[#all + 1] = {gpu = x.gpu, program = prog, metric = metric, value = v} end
     end
   end
   local at = {gpu = r.gpu, short = r.gpu, size = r.size, knobs = knob_table(r.knobs), figures = all}
@@ -369,13 +377,13 @@ local DIAGRAMS = {
     -- What the occupancy API itself returned on each GPU, for check_pdf.py diagrams.
     drawn.recorded = {}
     local threads, warps = recorded(c, 'block_threads'), recorded(c, 'warps_per_sm')
-    for gpu, v in pairs(warps) do
-      for prog, w in pairs(v) do drawn.recorded[#drawn.recorded + 1] = {gpu = gpu, program = prog, x = threads[gpu][prog], warps = w} end
+    for gpu, v in sorted(warps) do
+      for prog, w in sorted(v) do drawn.recorded[#drawn.recorded + 1] = {gpu = gpu, program = prog, x = threads[gpu][prog], warps = w} end
     end
     -- The shared-memory limit it draws, in blocks, at the naive program's launches (the launches
     -- that get the SM's whole shared memory), against Nsight Compute's on each GPU.
     local naive_runs = {}
-    for prog, t in pairs(threads[recs[1].gpu] or {}) do
+    for prog, t in sorted(threads[recs[1].gpu] or {}) do
       if prog:match('^naive') then naive_runs[#naive_runs + 1] = {prog, select(2, resident(rules, t, regs, smem))[3] // ((t + 31) // 32)} end
     end
     table.sort(naive_runs, function(a, b) return a[1] < b[1] end)
@@ -544,8 +552,8 @@ local DIAGRAMS = {
     local svg, drawn = charts.occupancy(c.nn, named, marks, rules.warps,
       {xs = xs, label = 'registers per thread', unit = 'registers', range = '0:264', tics = '0,32', direct = 130})
     drawn.max_warps, drawn.recorded, drawn.said, drawn.figures, drawn.gpu = rules.warps, {}, said, all, ev.gpu
-    for gpu, v in pairs(occ) do
-      for p, pct in pairs(v) do
+    for gpu, v in sorted(occ) do
+      for p, pct in sorted(v) do
         drawn.recorded[#drawn.recorded + 1] = {gpu = gpu, program = p, x = (ncu_regs[gpu] or {})[p], pct = pct, blocks = (lim[gpu] or {})[p]}
       end
     end
@@ -1048,7 +1056,7 @@ local DIAGRAMS = {
     for _, rec in ipairs(recs) do
       local m = rec.m
       local sec, req = m['l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum'] or {}, m['l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum'] or {}
-      for prog, n in pairs(sec) do
+      for prog, n in sorted(sec) do
         local p, vec = prog:match('^(%a+)'), tonumber(prog:match('%-%-vector (%d+)') or K.vector)
         local s, q = 0, 0
         for r = 0, (m.pitch_bytes or {})[prog] and (req[prog] or 0) > 0 and 31 or -1 do
