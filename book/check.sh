@@ -4,7 +4,7 @@
 # since it was measured, outside CI), ends with "N passed, N failed", exits non-zero if anything failed.
 #   RESULTS_DIR  results files to build from (default results)
 #   BOOK_OUT     where the book goes (default book/out); the check's own files go to $BOOK_OUT/check
-# Five independent sections run side by side, each into its own file under $CHK/out, printed in
+# Six independent sections run side by side, each into its own file under $CHK/out, printed in
 # this order once all are done: (2) the text of both editions against the data the book was built
 # from ($BOOK_OUT/data.json, `scripts/results.py book-json`, by book/check_book.py: every chapter,
 # listing, results row, verdict and evidence metric in its chapter, every internal link resolving)
@@ -13,7 +13,8 @@
 # typography (book/check_pdf.py), each check also run on a planted fault; (5) that the build does
 # fail on a missing marker or file, a broken link and a missing results row, and marks a stale row
 # (a warning for a person, a failure in CI) whose note and table still fit the page; (6) each HTML layout check fails on a copy of the site
-# with a defect planted for it. Section 5 needs only the data: it starts beside the rest of the build.
+# with a defect planted for it; (7) that two assembly passes give the same book.json and figures.json.
+# Sections 5 and 7 need only the data: they start beside the rest of the build.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 
@@ -64,6 +65,34 @@ verdict $? "make book with nothing to rebuild says where the book is" \
 for f in book.pdf book.html book.epub html/index.html html/search-index.js; do
     if [ -s "$OUT/$f" ]; then pass "$OUT/$f exists"; else fail "$OUT/$f is missing or empty"; fi
 done
+}
+# --- 7. Reproducible: two assembly passes (book/book.lua, as book/build.sh runs it) into two scratch
+# folders give the same book.json and figures.json, the folders' names aside (figures.json once
+# listed a picture's data in Lua's table order, which changes from run to run). Planted: a copy
+# whose one figure label differs must not pass. Needs only the data: beside the rest of the build.
+reproducible() {
+local n
+for n in 1 2; do
+    mkdir -p "$CHK/again-$n" && cp "$DATA" "$CHK/again-$n/data.json"
+    pandoc book/book.md --from markdown --to json --fail-if-warnings --lua-filter book/book.lua \
+        --metadata book-data="$CHK/again-$n/data.json" --metadata out-dir="$CHK/again-$n" \
+        --output "$CHK/again-$n/book.json" >"$CHK/again-$n.log" 2>&1
+done
+same_build "$CHK/again-1" "$CHK/again-2"
+verdict $? "two assembly passes give the same book.json and figures.json: the build is reproducible" \
+    "two assembly passes differ (book.json or figures.json), $CHK/again-1 against $CHK/again-2:" "$CHK/again-1.log" "$CHK/again-2.log"
+local planted=$CHK/planted-again
+mkdir -p "$planted" && sed "s|$CHK/again-1|$planted|g" "$CHK/again-1/book.json" >"$planted/book.json" &&
+    sed "s|$CHK/again-1|$planted|g; s/\"Figure 1\\.1:/\"Figure 1.9:/" "$CHK/again-1/figures.json" >"$planted/figures.json"
+! same_build "$CHK/again-1" "$planted"
+verdict $? "the reproducibility check fails on a planted copy whose one figure label differs" \
+    "the reproducibility check passed a copy with a different figure label"
+}
+same_build() { # A B: A's and B's book.json and figures.json equal, each folder's own path replaced
+    local f
+    for f in book.json figures.json; do
+        cmp -s <(sed "s|$1|OUT|g" "$1/$f") <(sed "s|$2|OUT|g" "$2/$f") || return 1
+    done
 }
 
 # --- 2. Both editions against the data ---------------------------------------------------------
@@ -478,6 +507,7 @@ for i, p in enumerate(pages, 1):
     if len(head) >= 4 and (key.startswith(head) or head.startswith(key)):
         print(i); break' "$CHK/book.txt" "$1"; }
 section 5-build-fails build_fails   # needs only the data: beside the rest of the build
+section 7-reproducible reproducible # likewise
 build >>"$CHK/out/1-build" 2>&1 || finish
 pdftotext -enc UTF-8 "$OUT/book.pdf" "$CHK/book.txt" 2>/dev/null
 pdfinfo -url "$OUT/book.pdf" >"$CHK/book.urls" 2>/dev/null
