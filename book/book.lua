@@ -986,10 +986,7 @@ local function instructor_blocks()
     for _, sw in ipairs(c.sweeps or {}) do
       local by = {}
       for _, r in ipairs(sw.rows) do by[r.knobs] = by[r.knobs] or {}; table.insert(by[r.knobs], r) end
-      local keys = {}
-      for knobs in pairs(by) do keys[#keys + 1] = knobs end
-      table.sort(keys)
-      for _, knobs in ipairs(keys) do add(sw.gpu, knobs, by[knobs]) end
+      for knobs, rows in shell.spairs(by) do add(sw.gpu, knobs, rows) end
     end
     local rows = {}
     local items = {} -- {number, text} of each numbered item, its indented lines joined

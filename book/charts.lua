@@ -209,8 +209,7 @@ local function sweep_chart(nn, sc)
   local xset, phone_xset
   if log2 then
     local t = {}
-    for x in pairs(xs) do t[#t + 1] = x end
-    table.sort(t)
+    for x in shell.spairs(xs) do t[#t + 1] = x end
     -- A tick at every knob value; a label only where it clears the next one kept to its right
     -- (from the largest down), by the plot's width in the canvas of W units (about W - 110 of
     -- them: the axis labels take the rest), so that labels never run together ("2432404864").
@@ -460,8 +459,7 @@ local function roofline_script(g, W, H, FONT, FS, phone)
   -- Arrows from naive to optimized, stopping short of the optimized marker so their heads show.
   local segs = {}
   local names = {}
-  for nn in pairs(by_ch) do names[#names + 1] = nn end
-  table.sort(names)
+  for nn in shell.spairs(by_ch) do names[#names + 1] = nn end
   for _, nn in ipairs(names) do
     local a, b = by_ch[nn].naive, by_ch[nn].optimized
     if a and b then

@@ -10,13 +10,8 @@ book/check_pdf.py diagrams. ]]
 
 local DATA, charts, figure_block, words, grouped, gpu_name, knob_table
 
--- pairs() in key order: what a picture's data lists (figures.json) comes out the same every build.
-local function sorted(t)
-  local keys, i = {}, 0
-  for k in pairs(t) do keys[#keys + 1] = k end
-  table.sort(keys, function(x, y) return tostring(x) < tostring(y) end)
-  return function() i = i + 1; if keys[i] ~= nil then return keys[i], t[keys[i]] end end
-end
+local sorted = dofile((debug.getinfo(1, 'S').source:match('^@(.*/)') or './') .. 'shell.lua').spairs -- pairs() in key order:
+-- what a picture's data lists (figures.json) comes out the same every build
 
 -- Pictures of the mechanism a chapter teaches, computed by charts.lua from what the chapter's
 -- programs recorded (knobs, sizes, ptxas and ncu figures) and the programs' own arithmetic; each
