@@ -39,6 +39,7 @@ int cli_parse_size(const char *text, const struct cli_spec *s, long *out)
     if (strcmp(text, "small") == 0) { *out = cli_small_size(s); return 0; }
     if (strcmp(text, "odd") == 0) { *out = s->odd_size; return 0; }
     if (strcmp(text, "passes") == 0) { *out = SIZE_PASSES; return 0; }
+    if (strcmp(text, "min") == 0) { *out = s->min_size; return 0; }
 
     char *end;
     if (!plain_digits(text))
@@ -103,10 +104,10 @@ void cli_usage(const struct cli_spec *s, void *file)
     fprintf(f, "  --size N        %s\n", s->size_help);
     fprintf(f, "                  default %ld, range %ld..%ld; K, M, G suffixes (x1024);\n",
             s->default_size, s->min_size, s->max_size);
-    fprintf(f, "                  or the words default, small (%ld), odd (%ld), passes (an odd\n"
-               "                  size of about %d MiB of GPU memory: every grid-stride loop\n"
-               "                  runs more than one pass)\n",
-            cli_small_size(s), s->odd_size, PASSES_MIB);
+    fprintf(f, "                  or the words default, small (%ld), odd (%ld), min (%ld),\n"
+               "                  passes (an odd size of about %d MiB of GPU memory: every\n"
+               "                  grid-stride loop runs more than one pass)\n",
+            cli_small_size(s), s->odd_size, s->min_size, PASSES_MIB);
     for (int i = 0; i < s->nknobs; i++) {
         const struct knob *k = &s->knobs[i];
         char rule[96];

@@ -77,7 +77,8 @@ enum cli_status cli_parse(int argc, char **argv, const struct cli_spec *s,
 long cli_small_size(const struct cli_spec *s);
 
 /* Parse "123", "64M", "1G" (K, M, G are powers of 1024) or the words
- * default, small, odd, passes (SIZE_PASSES). Returns 0 on success. */
+ * default, small, odd, min (the smallest size the problem accepts), passes
+ * (SIZE_PASSES). Returns 0 on success. */
 int cli_parse_size(const char *text, const struct cli_spec *s, long *out);
 
 void cli_usage(const struct cli_spec *s, void *file /* FILE* */);

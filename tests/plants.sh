@@ -49,8 +49,8 @@ for f in chapters/*/plants.tsv; do
         [[ $name =~ ^[A-Z][A-Z0-9_]*$ ]] || { echo "error: $where: plant name '$name' is not an upper-case identifier" >&2; status=2; continue; }
         # A size may name the compute-sanitizer tool that must catch the plant, where the check
         # cannot (a missing __syncwarp whose race a converged warp hides): racecheck:small.
-        [[ $size =~ ^((memcheck|racecheck|synccheck|initcheck):)?(small|odd|passes|[1-9][0-9]*)$ ]] \
-            || { echo "error: $where: size '$size' is not small, odd, passes or a number, optionally after a sanitizer tool and ':'" >&2; status=2; continue; }
+        [[ $size =~ ^((memcheck|racecheck|synccheck|initcheck):)?(small|odd|min|passes|[1-9][0-9]*)$ ]] \
+            || { echo "error: $where: size '$size' is not small, odd, min, passes or a number, optionally after a sanitizer tool and ':'" >&2; status=2; continue; }
         [ "$opts" = - ] && opts=
         for v in $variants; do
             [ -f "$dir/$v.cu" ] || { echo "error: $where: $dir has no program '$v'" >&2; status=2; continue; }

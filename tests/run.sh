@@ -510,7 +510,9 @@ else
         # grid as launched (a wrong stride passes when every test fits in the first).
         # Each knob setting a plant of this program fails at is checked on the correct program
         # too: a plant that fails where the correct program also fails proves nothing.
-        sets=$(echo "--size passes --seed 3"; for size in small odd; do for seed in 1 2; do echo "--size $size --seed $seed"; done; done
+        # --size min: the smallest size the program accepts (one element, one row, a 3 x 3
+        # grid), where a tail, a vector width or a stopping rule meets its edge case.
+        sets=$(echo "--size passes --seed 3"; echo "--size min --seed 1"; for size in small odd; do for seed in 1 2; do echo "--size $size --seed $seed"; done; done
                "$prog" --describe | sed -n 's/^\(sweep\|test\)=//p' | while IFS= read -r o; do
                    [ -n "$o" ] || continue; echo "$o --size small"; echo "$o --size odd"; done
                awk -v d="${prog%/*}" -v v="${prog##*/}" '$1 == d && $3 == v && NF > 4 {
