@@ -98,6 +98,8 @@ int main(void)
     EXPECT(parse_with(&even, &o, "--size", "small", NULL) == CLI_OK && o.size == 1024);
     EXPECT(parse(&o, "--size", "odd", NULL) == CLI_OK && o.size == 999);
     EXPECT(parse(&o, "--size", "passes", NULL) == CLI_OK && o.size == SIZE_PASSES);
+    EXPECT(parse(&o, "--size", "min", NULL) == CLI_OK && o.size == spec.min_size);
+    EXPECT(parse(&o, "--size", "minimum", NULL) == CLI_ERROR);
     EXPECT(parse(&o, "--size", "pass", NULL) == CLI_ERROR);
     EXPECT(parse(&o, "--streams", "16", "--check-only") == CLI_OK && o.knob[0] == 16 && o.check_only);
     EXPECT(parse(&o, "--seed", "42", "--warm-l2") == CLI_OK && o.seed == 42 && o.warm_l2);
