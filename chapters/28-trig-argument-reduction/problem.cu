@@ -74,6 +74,15 @@ static void poison(void *data)
     poison_device(t->out, (size_t)t->n * sizeof(float2));
 }
 
+/* The float by which the check expects a program to multiply a phase in
+ * cycles: 2 pi in double (2 acos(-1), no digit to mistype) rounded to float,
+ * the value of the literal 6.28318531f. The bound below holds the program to
+ * that product; it does not read TWO_PI_F, the kernels' constant, because a
+ * bound built from the kernels' own constant would grant whatever error a
+ * wrong digit of it causes (plant TWO_PI_DIGIT). The summation check does
+ * share it: it judges only how the terms are added. */
+static float two_pi_float(void) { return (float)(2.0 * acos(-1.0)); }
+
 /* Exact cos and sin of 2 pi q (in double) for one float phase q, and the
  * bounds of the program's computed cos and sin of it. The program hands the
  * trigonometry x = q (RULE_RAW_PHASE) or x = q - rint(q) (RULE_WRAPPED_PHASE,
@@ -81,7 +90,8 @@ static void poison(void *data)
  *   --sinpi 1: sincospif(2 x), 2 x exact, documented to 1 ulp (full range).
  *   --sinpi 0: sincosf gets w = fl(6.2831855 x), not 2 pi x: the difference
  *     is deterministic, so the bound holds it exactly, |cos(w) - cos(2 pi q)|,
- *     plus sincosf's documented 2 ulp (full range) around cos(w) and sin(w). */
+ *     plus sincosf's documented 2 ulp (full range) around cos(w) and sin(w),
+ *     with 6.2831855 from two_pi_float, not from the kernels. */
 static void term_bounds(int rule, int sinpi, float q, double *c, double *s, double *dc, double *ds)
 {
     sincospi_exact(2.0 * ((double)q - rint((double)q)), s, c);
@@ -90,7 +100,7 @@ static void term_bounds(int rule, int sinpi, float q, double *c, double *s, doub
         *ds = ulps_f32_bound(*s, 1.0);
     } else {
         double x = rule == RULE_WRAPPED_PHASE ? (double)q - rint((double)q) : (double)q;
-        double w = (double)(float)((double)TWO_PI_F * x);
+        double w = (double)(float)((double)two_pi_float() * x);
         double cw = cos(w), sw = sin(w);
         *dc = fabs(cw - *c) + ulps_f32_bound(cw, 2.0);
         *ds = fabs(sw - *s) + ulps_f32_bound(sw, 2.0);

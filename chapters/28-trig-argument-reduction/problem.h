@@ -36,8 +36,13 @@ enum trigred_rule {
     RULE_WRAPPED_PHASE = 2 /* q - rint(q), exact, in [-1/2, 1/2] cycle */
 };
 
-/* 2 pi, as the compiler rounds the literal 6.28318531f. */
+/* 2 pi, as the compiler rounds the literal 6.28318531f. The check's bound
+ * does not read it (problem.cu, two_pi_float). */
+#if defined(PLANT_TWO_PI_DIGIT) /* planted fault: one digit of the literal mistyped */
+#define TWO_PI_F 6.28318631f
+#else
 #define TWO_PI_F 6.28318531f
+#endif
 
 extern const struct problem PROBLEM;
 
