@@ -34,7 +34,12 @@ void launch_rounds(const struct pipeline *p, long first, long count, cudaStream_
     if (count <= 0)
         return;
     unsigned blocks = (unsigned)((count + BLOCK - 1) / BLOCK);
-    rounds_kernel<<<blocks, BLOCK, 0, s>>>(p->d_out + first, p->d_in + first, count, p->rounds,
+#ifdef PLANT_ROUNDS_REMAINDER /* planted fault: an unroll by 4 whose remainder steps are dropped */
+    int rounds = p->rounds & ~3;
+#else
+    int rounds = p->rounds;
+#endif
+    rounds_kernel<<<blocks, BLOCK, 0, s>>>(p->d_out + first, p->d_in + first, count, rounds,
                                            LCG_A, LCG_C);
     CHECK_LAUNCH();
 }
@@ -203,7 +208,12 @@ const struct problem PROBLEM = {
               {"rounds", "generator steps per element: the kernel's cost", 1024, 1, 1000000}},
     .nknobs = 3,
     .test_options = {"--streams 1", "--streams 2", "--chunks 4", "--chunks 64", "--chunks 4096",
-                     "--rounds 256", "--rounds 4096", "--rounds 16384"},
+                     "--rounds 256", "--rounds 4096", "--rounds 16384",
+                     /* The compiled loop (sm_90) takes 16, 8 and 4 steps at a time, then
+                      * single steps (rounds % 4). The default and the counts above are
+                      * multiples of 16, which only the first path runs; 31 runs all four, 1
+                      * only the single step. */
+                     "--rounds 1", "--rounds 31"},
     .timing = TIME_REGION,
     /* Both directions' bytes over the time, against both pinned copies run at
      * once: the pipeline's bound is the link carrying traffic both ways. */

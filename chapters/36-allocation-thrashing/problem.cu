@@ -53,6 +53,7 @@ void start_loop(struct scratch_loop *w, cudaStream_t s)
 {
     close_run(w);
     w->runs++;
+    w->stream = s;
     CUDA_CHECK(cudaMemsetAsync(w->y, 0, buffer_bytes(w->n), s));
 }
 
@@ -154,6 +155,11 @@ static int check(void *data, struct check_report *r)
     if (w->stale_iterations) {
         printf("check: %ld iterations queued their kernels after the scratch buffer's free\n",
                w->stale_iterations);
+        r->passed = 0;
+    }
+    if (w->unordered_frees) {
+        printf("check: %ld cudaFreeAsync calls were queued on another stream than the loop's, "
+               "ordered after none of the kernels that use the buffer\n", w->unordered_frees);
         r->passed = 0;
     }
     free(got);

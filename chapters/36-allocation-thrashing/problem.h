@@ -26,6 +26,12 @@ struct scratch_loop {
      * data (the pool hands the block on in stream order), so only this count
      * shows the use after free to check(). */
     long stale_iterations;
+    /* The loop's stream (start_loop), where the kernels that use each scratch buffer run, and
+     * the cudaFreeAsync calls queued on another stream: such a free is ordered after none of
+     * those kernels, so the pool may hand the block on while they still use it, and with one
+     * stream of work the data cannot show it. */
+    cudaStream_t stream;
+    long unordered_frees;
     double alloc_s, free_s; /* host seconds spent inside those calls */
     /* Each run's seconds inside the allocation and free calls, so that the
      * cost per iteration is a median over the same runs as the loop's time,
@@ -81,6 +87,8 @@ static inline void timed_cudaFreeAsync(struct scratch_loop *w, unsigned *p, cuda
     CUDA_CHECK(cudaFreeAsync(p, s)); /* queued behind the work before it in s */
     w->free_s += host_clock() - t0;
     w->free_calls++;
+    if (s != w->stream) /* not ordered after the loop's kernels: check() fails the run */
+        w->unordered_frees++;
 }
 // [wrappers]
 
