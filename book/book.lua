@@ -1052,6 +1052,13 @@ function Pandoc(doc)
     end
   end
   blocks:insert(source_blocks())
+  -- An option named in prose or in a claim ("at --spread 32") must not print as "–spread":
+  -- pandoc's smart typography makes "--" an en dash, and an en dash that opens a word before a
+  -- letter is always such an option, so it gets its two hyphens back (check_pdf.py units).
+  blocks = pandoc.walk_block(pandoc.Div(blocks), {Str = function(s)
+    local t, n = s.text:gsub('^([%(%[]?)\u{2013}(%a)', '%1--%2')
+    if n > 0 then return pandoc.Str(t) end
+  end}).content
   charts.flush()
   shell.write_file(out_dir .. '/figures.json', json_value(FIGURES) .. '\n', fail)
   check_links(blocks)

@@ -178,6 +178,7 @@ def units(json_path):
     times = re.compile(r"^\W*(\d[\d.,]*)?\dx\W*$")  # not a version: "12.x"
     micro = re.compile(r"^\W*\d[\d.,]*us\W*$|^us\W*$")
     enote = re.compile(r"^\W*\d\.?\d*[eE][+-]?\d+\W*$")
+    dashed = re.compile(r"^[(\[]?\u2013[A-Za-z]")  # "--spread" made an en dash by smart typography
 
     def walk(node):
         if isinstance(node, list):
@@ -190,7 +191,7 @@ def units(json_path):
             for n in joined:
                 if isinstance(n, dict) and n.get("t") == "Str":
                     w = n["c"]
-                    if times.match(w) and not re.match(r"^\W*0x", w) or enote.match(w):
+                    if times.match(w) and not re.match(r"^\W*0x", w) or enote.match(w) or dashed.match(w):
                         found.append(w)
                     elif micro.match(w) and (w[0] != "u" or (prev and re.search(r"\d$", prev))):
                         found.append((prev or "") + " " + w)
@@ -206,7 +207,7 @@ def units(json_path):
             walk(node.get("c", []))
 
     walk(doc["blocks"])
-    check(not found, f"one unit style in {json_path}: × and µs, no e-notation"
+    check(not found, f"one unit style in {json_path}: × and µs, no e-notation, no option's -- made a dash"
           + (f" ({len(found)} found: {found[:8]})" if found else ""))
 
 

@@ -168,6 +168,11 @@ def unit_words(doc, b):
     next(p for p in doc["blocks"] if p["t"] == "Para")["c"] += words + [{"t": "Str", "c": "x"}]
 
 
+def option_dash(doc, b):
+    """The first paragraph ends in "(–spread": an option whose "--" smart typography made a dash."""
+    next(p for p in doc["blocks"] if p["t"] == "Para")["c"] += [{"t": "Space"}, {"t": "Str", "c": "(–spread"}]
+
+
 def counters_13(doc, b):
     body = next(t for t in first_node(doc, "Div", "claim-counters")["c"][1] if t.get("t") == "Table")["c"][4][0]
     body[3] = (body[3] * 13)[:13]
@@ -279,6 +284,7 @@ STREAMS = ("2.1", "3.1", "5.1", "36.1")  # the streams timelines: chapters 02, 0
 FAULTS = {
     "book-bare": Fault("captioned", "a table whose caption was emptied", edited("json", bare_caption)),
     "book-units": Fault("units", "planted 2.5x, 12 us, 8.87e-08 and 1.60|x", edited("json", unit_words)),
+    "book-dash": Fault("units", "an option's -- planted as an en dash", edited("json", option_dash)),
     "book-marker": Fault("markers", "a build marker planted in a diff", edited("json", diff_marker)),
     "figures-planted": Fault("captions", "a caption that names a roof its chart does not draw",
                              edited("figures", roof_swapped)),
