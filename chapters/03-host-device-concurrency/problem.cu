@@ -219,7 +219,11 @@ const struct problem PROBLEM = {
     .knobs = {{"batches", "pieces the work is cut into (GPU batch, then CPU batch)", 16, 1, 4096},
               {"rounds", "generator steps per element: the GPU's cost", 20000, 1, 1000000}},
     .nknobs = 2,
-    .test_options = {"--batches 1", "--batches 1024", "--rounds 200000"},
+    /* --batches 4096 at the small size: the batch boundaries' product b n reaches 4.1e9,
+     * past 2^31 (and the most batches allowed), where a signed 32-bit product goes wrong. An
+     * unsigned one wraps only past 2^32: plant PRODUCT_32BIT's setting (2000003 words), at
+     * which make test also checks the correct programs. */
+    .test_options = {"--batches 1", "--batches 1024", "--rounds 200000", "--batches 4096"},
     .timing = TIME_REGION,
     .metric = METRIC_HOST_GBS,
     .ncu_metrics = "gpu__time_duration.sum,smsp__inst_executed.sum",

@@ -33,8 +33,16 @@ struct batches {
 
 extern const struct problem PROBLEM;
 
-/* Batch b covers elements [batch_first(p, b), batch_first(p, b + 1)). */
-static inline long batch_first(const struct batches *p, long b) { return b * p->n / p->batches; }
+/* Batch b covers elements [batch_first(p, b), batch_first(p, b + 1)). The product b n
+ * passes 2^31 at --batches 4096 and the small size (a test option): it needs 64 bits. */
+static inline long batch_first(const struct batches *p, long b)
+{
+#ifdef PLANT_PRODUCT_32BIT /* planted fault: the product taken in 32-bit unsigned arithmetic */
+    return (long)((uint32_t)b * (uint32_t)p->n) / p->batches;
+#else
+    return b * p->n / p->batches;
+#endif
+}
 
 /* Queue batch b's kernel and the download of its results in stream s;
  * returns at once. */

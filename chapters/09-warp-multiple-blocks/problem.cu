@@ -96,7 +96,11 @@ const struct problem PROBLEM = {
     },
     .nknobs = 2,
     .test_options = {"--block 16", "--block 32", "--block 33", "--block 96", "--block 100",
-                     "--block 128", "--iters 16"},
+                     "--block 128", "--iters 16",
+                     /* The compiled loop (sm_90, #pragma unroll 16) runs passes of 16 steps,
+                      * then single steps (iters % 16); 512 and 16 reach only the first. 17
+                      * runs both, 1 only the single step. */
+                     "--iters 1", "--iters 17"},
     .timing = TIME_KERNEL,
     .metric = METRIC_GFLOPS,
     .ncu_metrics = "smsp__thread_inst_executed_per_inst_executed.ratio,smsp__warps_launched.sum,"

@@ -87,10 +87,14 @@ static void *create(const struct config *c)
     return b;
 }
 
+/* The device copy, and the optimized program's staging buffer (--pack 0 and 1) too: a run
+ * must pack this run's pieces, not send what an earlier run packed there. */
 static void poison(void *data)
 {
     struct batch *b = (struct batch *)data;
     poison_device(b->device, b->bytes);
+    if (b->staging)
+        memset(b->staging, 0xFF, b->bytes);
 }
 
 static int check(void *data, struct check_report *r)

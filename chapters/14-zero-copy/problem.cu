@@ -61,6 +61,47 @@ __global__ void row_sums_kernel(double *sums, const float *rows, const uint32_t 
 }
 // [kernel]
 
+#ifdef PLANT_WHOLE_TEAM_PASSES
+/* Planted fault (plants.tsv): the kernel above with its column loop cut to whole passes of the
+ * team, so a row whose float4s the team does not divide (--row 48: 3 float4s, a team of 2)
+ * loses its last ones. Every other tested row is a power-of-two number of float4s. */
+__global__ void planted_kernel(double *sums, const float *rows, const uint32_t *idx, long count,
+                               long row_floats)
+{
+    long k0 = (blockIdx.x * (long)BLOCK + threadIdx.x) / 32 * 32;
+    int lane = threadIdx.x % 32;
+    if (k0 >= count)
+        return;
+    long mine = k0 + lane < count ? k0 + lane : count - 1;
+    long r_lane = idx ? (long)idx[mine] : mine;
+    long vecs = row_floats / 4;
+    int team = 1;
+    while (team < 32 && 2 * team <= vecs)
+        team *= 2;
+    int per = 32 / team, me = lane / team, col = lane % team;
+    for (int j = 0; j < 32; j += per) {
+        long k = k0 + j + me;
+        long r = __shfl_sync(0xffffffffu, r_lane, j + me);
+        double t = 0;
+        if (k < count) {
+            const float4 *p = (const float4 *)(rows + r * row_floats);
+            for (long c = col; c < vecs / team * team; c += team) {
+                float4 v = p[c];
+                t += (double)v.x;
+                t += (double)v.y;
+                t += (double)v.z;
+                t += (double)v.w;
+            }
+        }
+        for (int off = team / 2; off > 0; off /= 2)
+            t += __shfl_down_sync(0xffffffffu, t, off, team);
+        if (col == 0 && k < count)
+            sums[k] = t;
+    }
+}
+#define row_sums_kernel planted_kernel
+#endif
+
 void row_sums(const struct table *t, const float *rows, const uint32_t *idx)
 {
     long threads = (t->selected + 31) / 32 * 32; /* a warp per 32 rows */
@@ -258,8 +299,11 @@ const struct problem PROBLEM = {
               {"permille", "rows read per thousand, at random; 1000 reads every row once, in "
                "order", 10, 1, 1000}},
     .nknobs = 2,
+    /* --row 48: 3 float4s a row, a team of 2 lanes, so one lane of each team takes a second
+     * pass and the other does not; every other tested row is a power-of-two number of float4s,
+     * which its team divides. */
     .test_options = {"--permille 1", "--permille 100", "--row 32", "--row 4096",
-                     "--row 16 --permille 1000"},
+                     "--row 16 --permille 1000", "--row 48"},
     .timing = TIME_REGION,
     .metric = METRIC_LINK_H2D,
     /* Sectors the L2 fetched from system memory (host memory over PCIe):

@@ -39,7 +39,11 @@ static void *create(const struct config *c)
         exit(EXIT_USAGE);
     }
     unsigned long long cube = (unsigned long long)d->width * d->width * d->width;
+#ifdef PLANT_DEPTH_FLOOR /* planted fault: the outer extent rounded down, one t-slab short */
+    d->depth = (unsigned)(d->n / cube);
+#else
     d->depth = (unsigned)((d->n + cube - 1) / cube);
+#endif
     d->threads = threads_for(d->n);
     d->sums = (unsigned *)device_alloc((size_t)d->threads * sizeof(unsigned));
     return d;
@@ -51,13 +55,26 @@ static void poison(void *data)
     poison_device(d->sums, (size_t)d->threads * sizeof(unsigned));
 }
 
+/* The outer extent the layout needs, found without create()'s division (or any): the whole
+ * w^3 slabs that cover n cells, counted. The reference uses this, not d->depth, so a wrong
+ * extent in create(), which the programs receive too, fails the check instead of being shared
+ * by both sides. At most n / 8 + 1 steps (w >= 2), fewer than the reference's walk. */
+static uint32_t reference_depth(long n, uint32_t w)
+{
+    uint64_t cube = (uint64_t)w * w * w, covered = 0;
+    uint32_t depth = 0;
+    for (; covered < (uint64_t)n; covered += cube)
+        depth++;
+    return depth;
+}
+
 /* The reference walks the cells in order and carries the coordinates like an
  * odometer (x, then y, z, t), so it needs no division at all: a different
  * method from both programs, one pass over n cells. Unsigned arithmetic wraps
  * modulo 2^32 exactly as on the GPU. */
-static void reference(const struct decode *d, uint32_t *sums)
+static void reference(const struct decode *d, uint32_t depth, uint32_t *sums)
 {
-    const uint32_t w = d->width, depth = d->depth, threads = d->threads;
+    const uint32_t w = d->width, threads = d->threads;
     memset(sums, 0, (size_t)threads * sizeof(uint32_t));
     uint32_t x = 0, y = 0, z = 0, t = 0, j = 0;
     for (long i = 0; i < d->n; i++) {
@@ -104,11 +121,17 @@ static int check(void *data, struct check_report *r)
     uint32_t *got = (uint32_t *)host_alloc(m * sizeof(uint32_t));
     uint32_t *ref = (uint32_t *)host_alloc(m * sizeof(uint32_t));
     CUDA_CHECK(cudaMemcpy(got, d->sums, m * sizeof(uint32_t), cudaMemcpyDeviceToHost));
-    reference(d, ref);
+    uint32_t depth = reference_depth(d->n, d->width);
+    reference(d, depth, ref);
     check_bytes(got, ref, m, sizeof(uint32_t), r);
+    if (depth != d->depth) {
+        printf("check: the programs were given depth %u; %ld cells of width %u need %u\n",
+               d->depth, d->n, d->width, depth);
+        r->passed = 0;
+    }
     long tried = check_divider(d->width);
     printf("check: %zu checksums of %ld cells (width %u, depth %u); reciprocal of %u: %s on %ld "
-           "probe dividends\n", m, d->n, d->width, d->depth, d->width,
+           "probe dividends\n", m, d->n, d->width, depth, d->width,
            tried > 0 ? "exact" : "WRONG", tried > 0 ? tried : -tried);
     if (tried <= 0)
         r->passed = 0;

@@ -146,7 +146,11 @@ const struct problem PROBLEM = {
     .knobs = {{"iters", "steps of each path's four FMA recurrences (work per element)", 256, 1,
                4096}},
     .nknobs = 1,
-    .test_options = {"--iters 1", "--iters 1024"},
+    /* Each path's loop compiles (sm_90) to passes of 16, 8 and 4 steps, then single steps
+     * (iters % 4). The sweeps' 4, 16, 64 and the default 256 reach only the 4- or 16-step
+     * path, 1 only the single step; 3 repeats the single step, 7 runs a pass of 4 and three
+     * single steps, 31 all four paths. */
+    .test_options = {"--iters 1", "--iters 1024", "--iters 3", "--iters 7", "--iters 31"},
     .timing = TIME_KERNEL,
     .metric = METRIC_GFLOPS,
     /* Divergence: branch targets taken by part of a warp, and the threads

@@ -157,6 +157,11 @@ static int check(void *data, struct check_report *r)
                w->stale_iterations);
         r->passed = 0;
     }
+    if (w->unordered_allocs) {
+        printf("check: %ld cudaMallocAsync calls were queued on another stream than the loop's, "
+               "ordered before none of the kernels that use the buffer\n", w->unordered_allocs);
+        r->passed = 0;
+    }
     if (w->unordered_frees) {
         printf("check: %ld cudaFreeAsync calls were queued on another stream than the loop's, "
                "ordered after none of the kernels that use the buffer\n", w->unordered_frees);

@@ -32,6 +32,7 @@ struct scratch_loop {
      * stream of work the data cannot show it. */
     cudaStream_t stream;
     long unordered_frees;
+    long unordered_allocs; /* the same for cudaMallocAsync: not ordered before those kernels */
     double alloc_s, free_s; /* host seconds spent inside those calls */
     /* Each run's seconds inside the allocation and free calls, so that the
      * cost per iteration is a median over the same runs as the loop's time,
@@ -79,6 +80,8 @@ static inline void timed_cudaMallocAsync(struct scratch_loop *w, unsigned **p, c
     CUDA_CHECK(cudaMallocAsync((void **)p, w->n * sizeof **p, s));
     w->alloc_s += host_clock() - t0;
     w->alloc_calls++;
+    if (s != w->stream) /* not ordered before the loop's kernels: check() fails the run */
+        w->unordered_allocs++;
 }
 
 static inline void timed_cudaFreeAsync(struct scratch_loop *w, unsigned *p, cudaStream_t s)
