@@ -9,6 +9,7 @@
 #include "problem.h"
 #include "cuda_check.h"
 #include "evidence.h"
+#include "ncu_stalls.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -188,7 +189,8 @@ const struct problem PROBLEM = {
     .ncu_metrics = "gpu__time_duration.sum,smsp__inst_executed.sum,"
                    "sm__inst_executed_pipe_alu.sum,sm__inst_executed_pipe_fma.sum,"
                    "sm__inst_executed_pipe_xu.sum,"
-                   "smsp__issue_active.avg.pct_of_peak_sustained_active",
+                   /* what holds issue down, in both kernels */
+                   "smsp__issue_active.avg.pct_of_peak_sustained_active," NCU_WARP_STATES,
     /* A power of two known only at run time; the literal divisor; a literal
      * power of two: what the compiler does by itself. */
     .sweeps = {"--width 64", "--literal 1", "--width 64 --literal 1"},
