@@ -58,7 +58,10 @@ KNOB_NAME = re.compile(r'\{\s*"([a-z0-9-]+)"\s*,\s*"')
 KNOB_ENTRY = re.compile(r'\{\s*"([a-z0-9-]+)"\s*,\s*(?:"(?:[^"\\]|\\.)*"\s*)+,([^{}]*)\}')
 SIZE_INIT = re.compile(r"\.(min_size|max_size|default_size)\s*=\s*([^,\n]+),")
 DEFINE = re.compile(r"^[ \t]*#define[ \t]+([A-Z_][A-Z0-9_]*)[ \t]+([^\n]*)", re.M)
-NCU_INIT = re.compile(r'\.ncu_metrics\s*=\s*((?:"[^"]*"\s*)+)')
+NCU_INIT = re.compile(r'\.ncu_metrics\s*=\s*((?:(?:"[^"]*"|[A-Z_][A-Z0-9_]*)\s*)+)')
+# A macro that stands in .ncu_metrics (common/ncu_stalls.h's NCU_WARP_STATES): string literals,
+# its lines joined where they end in a backslash.
+STRING_MACRO = re.compile(r'^[ \t]*#define[ \t]+([A-Z_][A-Z0-9_]*)[ \t]+((?:"[^"\n]*"[ \t]*)+)$', re.M)
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\x85\u2028\u2029]")
 
 
@@ -227,10 +230,33 @@ class Chapter:
                                    "and .nknobs after them)")
             # Comments between the initializer's strings (a note on why a metric is there)
             # are not part of it.
-            m = NCU_INIT.search(re.sub(r"/\*.*?\*/|//[^\n]*", "", src, flags=re.S))
-            text = "".join(re.findall(r'"([^"]*)"', m.group(1))) if m else ""
+            # A name among them is a macro of string literals from the chapter's includes.
+            def bare(text):
+                return re.sub(r"/\*.*?\*/|//[^\n]*", "", text, flags=re.S)
+            m = NCU_INIT.search(bare(src))
+            text = ""
+            for lit, name in re.findall(r'"([^"]*)"|([A-Z_][A-Z0-9_]*)', m.group(1) if m else ""):
+                if name:
+                    lit = self.string_macros().get(name)
+                    if lit is None:
+                        raise ResultsError(f"{rel(path)}: .ncu_metrics names {name}, which no "
+                                           "header of the chapter or of common/ defines as "
+                                           "string literals")
+                text += lit
             self._declared = knobs, [x for x in text.split(",") if x]
         return self._declared
+
+    def string_macros(self):
+        """name -> the text of a #define whose value is string literals only, from common/*.h
+        and the chapter's own files (continued lines joined)."""
+        out = {}
+        for f in sorted(glob.glob(os.path.join(ROOT, "common", "*.h"))) + \
+                sorted(glob.glob(os.path.join(self.dir, "*.[ch]*"))):
+            text = re.sub(r"/\*.*?\*/", "", read_text(f, data_file=False), flags=re.S)
+            text = re.sub(r"\\\n", " ", text)
+            for name, value in STRING_MACRO.findall(text):
+                out[name] = "".join(re.findall(r'"([^"]*)"', value))
+        return out
 
     def problem(self):
         """What results rows are held to, from problem.cu (the programs' --describe needs a

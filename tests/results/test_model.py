@@ -350,6 +350,20 @@ def main():
                 '                   // and c\n                   "c.sum",\n};\n', lambda c: c.declared()[1])
     check("metrics after a comment inside .ncu_metrics are declared",
           got == ["a.sum", "b.sum", "c.sum"], str(got))
+    # A macro of string literals in .ncu_metrics (common/ncu_stalls.h's NCU_WARP_STATES, its
+    # lines continued) declares its metrics; a name nothing defines so is a clear error.
+    def with_header(c):
+        with open(os.path.join(c.dir, "stalls.h"), "w") as f:
+            f.write('/* two */\n#define TWO_METRICS \\\n    "b.sum," \\\n    "c.sum"\n')
+        return c.declared()[1]
+    got = probe('#include "stalls.h"\nconst struct problem PROBLEM = {\n'
+                '    .ncu_metrics = "a.sum," TWO_METRICS,\n};\n', with_header)
+    check("a macro of string literals in .ncu_metrics declares its metrics",
+          got == ["a.sum", "b.sum", "c.sum"], str(got))
+    got = probe('const struct problem PROBLEM = {\n    .ncu_metrics = "a.sum," NO_SUCH,\n};\n',
+                lambda c: c.declared())
+    check("PLANT a name in .ncu_metrics that no header defines: a clear error naming it",
+          isinstance(got, str) and "names NO_SUCH" in got, str(got))
     # A knob whose help is built with a macro (chapter 20 once wrote TRANSPOSE_XSTR(TILE) into
     # it) has a name but no readable rule: a clear error, not a KeyError at merge time.
     got = probe('const struct problem PROBLEM = {\n    .default_size = 8, .min_size = 1,\n'
