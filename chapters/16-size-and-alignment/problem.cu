@@ -3,6 +3,7 @@
  * of every pixel, whatever padding the layout adds. */
 #include "problem.h"
 #include "cuda_check.h"
+#include "ncu_stalls.h"
 #include "rng.h"
 
 #include <stdio.h>
@@ -195,7 +196,10 @@ const struct problem PROBLEM = {
     .ncu_metrics = "gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,"
                    "smsp__inst_executed_op_global_ld.sum,"
                    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,"
-                   "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+                   "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,"
+                   /* achieved occupancy, beside the bytes each request carries: both set
+                    * the bytes in flight */
+                   NCU_WARP_STATES,
     /* The access width (1 is the naive program, 16 the optimized default),
      * the 12-byte struct without and with padding, and a misaligned start. */
     .sweeps = {"--width 4", "--width 8", "--width 12", "--width 12 --pad 1", "--offset 16"},

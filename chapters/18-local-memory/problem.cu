@@ -4,6 +4,7 @@
  * the work is one read of the records and one write of the counts. */
 #include "problem.h"
 #include "cuda_check.h"
+#include "ncu_stalls.h"
 #include "rng.h"
 
 #include <stdlib.h>
@@ -186,7 +187,9 @@ const struct problem PROBLEM = {
                    "l1tex__t_requests_pipe_lsu_mem_local_op_st.sum,"
                    "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum,"
                    "lts__t_sectors_srcunit_tex_op_read.sum,"
-                   "lts__t_sectors_srcunit_tex_op_write.sum",
+                   "lts__t_sectors_srcunit_tex_op_write.sum,"
+                   /* the local version issues on few cycles: what holds its warps */
+                   NCU_WARP_STATES,
     /* Fewer bins: the register version's compares shrink; more bins: they
      * grow with the bins while a local-memory update stays two accesses. */
     .sweeps = {"--bins 4", "--bins 64",

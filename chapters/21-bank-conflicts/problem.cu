@@ -2,6 +2,7 @@
  * the matrix, its inputs and the bit-exact check), through a shared tile
  * whose layout is the lesson; this file says what chapter 21 measures. */
 #include "problem.h"
+#include "ncu_stalls.h"
 
 const struct problem PROBLEM = {
     .number = 21,
@@ -33,7 +34,10 @@ const struct problem PROBLEM = {
                    "smsp__sass_inst_executed_op_shared_ld.sum,"
                    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,"
                    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,"
-                   "smsp__sass_inst_executed_op_shared_st.sum",
+                   "smsp__sass_inst_executed_op_shared_st.sum,"
+                   /* what holds each kernel's warps: the banks' queue in the unpadded
+                    * one, loads in flight (or not) in the padded one */
+                   NCU_WARP_STATES,
     .device_bytes = transpose_device_bytes,
     .host_bytes = transpose_host_bytes,
     .create = transpose_create,

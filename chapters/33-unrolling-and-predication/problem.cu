@@ -2,6 +2,7 @@
  * weights, out[i] = sum_k w[k] * in[i + k - R]. Checked against a double
  * reference within the rounding error of a chain of 2 R + 1 fmaf. */
 #include "problem.h"
+#include "ncu_stalls.h"
 #include "rng.h"
 
 #include <math.h>
@@ -149,7 +150,10 @@ const struct problem PROBLEM = {
                    "l1tex__throughput.avg.pct_of_peak_sustained_active,"
                    "smsp__average_warps_issue_stalled_lg_throttle_per_issue_active.ratio,"
                    "smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio,"
-                   "smsp__average_warps_issue_stalled_wait_per_issue_active.ratio",
+                   "smsp__average_warps_issue_stalled_wait_per_issue_active.ratio,"
+                   /* every stall reason, as a share of a warp's active cycles, and
+                    * achieved occupancy: the unrolled kernel's issue below the roof */
+                   NCU_WARP_STATES,
     /* Three taps and 33; the padding as a select (the exercise's answer). */
     .sweeps = {"--radius 1", "--radius 16", "--select 1"},
     .device_bytes = device_bytes,
