@@ -237,25 +237,34 @@ class Chapter:
             text = ""
             for lit, name in re.findall(r'"([^"]*)"|([A-Z_][A-Z0-9_]*)', m.group(1) if m else ""):
                 if name:
-                    lit = self.string_macros().get(name)
+                    where, lit = self.string_macros().get(name, (None, None))
                     if lit is None:
                         raise ResultsError(f"{rel(path)}: .ncu_metrics names {name}, which no "
                                            "header of the chapter or of common/ defines as "
                                            "string literals")
+                    # A header outside the chapter counts in its source hash only if its
+                    # shared-sources names it: otherwise a change to the list would not make
+                    # the chapter's results stale.
+                    if os.path.dirname(os.path.abspath(where)) != os.path.abspath(self.dir) and \
+                            os.path.abspath(where) not in map(os.path.abspath,
+                                                              shared_sources(self.dir)):
+                        raise ResultsError(f"{rel(path)}: .ncu_metrics takes {name} from "
+                                           f"{rel(where)}, which the chapter's shared-sources "
+                                           "does not list (its source hash would leave it out)")
                 text += lit
             self._declared = knobs, [x for x in text.split(",") if x]
         return self._declared
 
     def string_macros(self):
-        """name -> the text of a #define whose value is string literals only, from common/*.h
-        and the chapter's own files (continued lines joined)."""
+        """name -> (file, the text of a #define whose value is string literals only), from
+        common/*.h and the chapter's own files (comments dropped, continued lines joined)."""
         out = {}
         for f in sorted(glob.glob(os.path.join(ROOT, "common", "*.h"))) + \
                 sorted(glob.glob(os.path.join(self.dir, "*.[ch]*"))):
-            text = re.sub(r"/\*.*?\*/", "", read_text(f, data_file=False), flags=re.S)
+            text = re.sub(r"/\*.*?\*/|//[^\n]*", "", read_text(f, data_file=False), flags=re.S)
             text = re.sub(r"\\\n", " ", text)
             for name, value in STRING_MACRO.findall(text):
-                out[name] = "".join(re.findall(r'"([^"]*)"', value))
+                out[name] = (f, "".join(re.findall(r'"([^"]*)"', value)))
         return out
 
     def problem(self):

@@ -189,7 +189,16 @@ def test_live(tmp):
     roofs = ("gpu NVIDIA H100 80GB HBM3\\ncopy 3061.0\\nsm-clock 1755\\nlink-h2d 27.6\\n"
              "link-d2h 27.5\\nlaunch-stream 270.1\\nlaunch-graph 1250.3\\nhost-memcpy 9.61\\n")
     folder, prog = fake_tools(os.path.join(tmp, "live"), state, roofs)
-    rc, out, err = run(["doctor", "--roofs", prog], folder)
+    # The reference columns from a fixture, not from whichever rows results/ holds today: the
+    # H200's files as they are (link roof about twice this machine's, copy roof 1.4 times), and
+    # an H100 file made from them whose link roof is a quarter of the H200's (about half this
+    # machine's: a mark below) and whose copy roof is this machine's (no mark).
+    header, rows = read(os.path.join(tm.REPO, "results", REF_SLUG + ".csv"))
+    copies = sorted(float(r[header.index("roof")]) for r in rows
+                    if r[header.index("roof_name")] == "copy")
+    fixture = planted_tree(os.path.join(tmp, "live-results"), "NVIDIA H100 80GB HBM3",
+                           roofs={"copy": 3061.0 / copies[len(copies) // 2], "link-h2d": 0.25})
+    rc, out, err = run(["doctor", "--roofs", prog, "--results-dir", fixture], folder)
     want = ["GPU               NVIDIA H100 80GB HBM3", "1755 MHz now, 1755 MHz under load",
             "1980 MHz at most", "clock limits now  software power cap", "persistence mode  Disabled",
             "PCIe gen 4 x8 now, gen 5 x16 at most", "580.159.04", "host CPU", "Your results"]
@@ -209,13 +218,14 @@ def test_live(tmp):
     def marked_right(pairs, mine):
         """every reference value more than 1.2x from MINE marked !, every other one not."""
         return pairs is not None and all(m == (max(v / mine, mine / v) > 1.2) for v, m in pairs)
-    # Whichever reference files hold a link roof (the committed ones change as chapters are
-    # re-measured), each one about twice this machine's is marked; the copy roof, within 1.2x of
-    # the H100's, has at least one unmarked column.
+    # A link roof about twice one reference's and about half the other's is marked beside both
+    # (apart either way); the copy roof is marked beside the H200's and not beside its equal.
     lk, cp = marks(link, "27.6"), marks(copy, "3061")
-    tm.check("the live part: a link roof half a reference GPU's is marked ! beside it, a copy roof "
-             "within 1.2x is not", marked_right(lk, 27.6) and any(m for _, m in lk)
-             and marked_right(cp, 3061.0) and any(not m for _, m in cp), out)
+    tm.check("the live part: a link roof half one reference GPU's and twice another's is marked ! "
+             "beside both, a copy roof within 1.2x is not", marked_right(lk, 27.6)
+             and any(m and v > 27.6 for v, m in lk) and any(m and v < 27.6 for v, m in lk)
+             and marked_right(cp, 3061.0) and any(not m for _, m in cp)
+             and any(m for _, m in cp), out)
     with open(os.path.join(folder, "calls")) as f:
         calls = f.read().splitlines()
     tm.check("it changes no setting: nvidia-smi is asked --query-gpu alone",

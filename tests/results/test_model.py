@@ -364,6 +364,12 @@ def main():
                 lambda c: c.declared())
     check("PLANT a name in .ncu_metrics that no header defines: a clear error naming it",
           isinstance(got, str) and "names NO_SUCH" in got, str(got))
+    # A macro from common/ that the chapter's shared-sources does not list would be left out of
+    # its source hash: refused by name (the real chapters that list it read it above).
+    got = probe('#include "ncu_stalls.h"\nconst struct problem PROBLEM = {\n'
+                '    .ncu_metrics = "a.sum," NCU_WARP_STATES,\n};\n', lambda c: c.declared())
+    check("PLANT common/ncu_stalls.h's macro in a chapter whose shared-sources omits it: refused",
+          isinstance(got, str) and "shared-sources does not list" in got, str(got))
     # A knob whose help is built with a macro (chapter 20 once wrote TRANSPOSE_XSTR(TILE) into
     # it) has a name but no readable rule: a clear error, not a KeyError at merge time.
     got = probe('const struct problem PROBLEM = {\n    .default_size = 8, .min_size = 1,\n'
