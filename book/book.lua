@@ -1035,8 +1035,7 @@ function Pandoc(doc)
   DATA = json_decode(read_file(path) or fail('cannot read %s', path), fail)
   local out_dir = doc.meta['out-dir'] and stringify(doc.meta['out-dir']) or 'book/out'
   charts = dofile(DIR .. 'charts.lua')(out_dir .. '/charts', fail)
-  pictures = dofile(DIR .. 'pictures.lua')({data = DATA, charts = charts, figure = figure_block, words = words, grouped = grouped,
-    gpu_name = gpu_name, knobs = shell.knobs})
+  pictures = dofile(DIR .. 'pictures.lua')({data = DATA, charts = charts, figure = figure_block, words = words, grouped = grouped, gpu_name = gpu_name})
   for _, c in ipairs(DATA.chapters) do by_nn[c.nn] = c end
   for _, c in ipairs(DATA.chapters) do
     if c.status == 'written' then c.layout = chapter_blocks(c) end
