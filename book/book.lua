@@ -44,11 +44,7 @@ end
 
 local function md_escape(s) return (tostring(s):gsub('([\\`*_{}%[%]()<>#+!|$~^@&%%])', '\\%1')) end
 local function md_blocks(s) return pandoc.read(s, 'markdown').blocks end
-local function md_inlines(s)
-  local b = md_blocks(s)
-  if #b == 0 then return pandoc.List() end
-  return b[1].content
-end
+local function md_inlines(s) local b = md_blocks(s); return #b == 0 and pandoc.List() or b[1].content end
 local function cell(s) return {pandoc.Plain(md_inlines(s))} end
 
 ---------------------------------------------------------------------------------------------
@@ -83,8 +79,7 @@ local function numbered_table(key, t, caption, classes, after)
   inl:insert(pandoc.Space())
   inl:extend(cap)
   t.caption.long = {pandoc.Plain(inl)}
-  local cls = {'numbered-table'}
-  for _, c in ipairs(classes or {}) do cls[#cls + 1] = c end
+  local cls = {'numbered-table', table.unpack(classes or {})}
   local rows = table_lines(t)
   local whole = rows <= 15
   return pandoc.Div({NEEDSPACE(whole and (math.ceil(rows * 1.25) + 4 + (after or 0)) or 8), t}, pandoc.Attr(id, cls))
@@ -181,6 +176,8 @@ local function lang_of(file) return LANG[file:match('%.(%w+)$') or ''] or (file:
 local by_nn = {}
 local superscripts -- defined with the exponents, below
 local units -- the prose's units, below
+-- Prose read as the READMEs are: its units (×), then its exponents (superscripts).
+local function typeset(div) return pandoc.walk_block(pandoc.walk_block(div, {Inlines = units}), {Str = superscripts}) end
 
 local function chapter_ref(nn)
   local c = by_nn[nn] or fail('a reference to chapter %s, which is not in the table of contents', nn)
@@ -584,12 +581,12 @@ end
 -- the folder at BOOK_SOURCE_URL (the repository's published tree, where one is configured).
 local SOURCE_URL = (os.getenv('BOOK_SOURCE_URL') or ''):gsub('/+$', '')
 local function source_id(c, file) return 'src-' .. c.nn .. '-' .. file:gsub('%W', '-') end
+local function published(path) return SOURCE_URL ~= '' and (' ([published](' .. SOURCE_URL .. '/' .. path .. '))') or '' end
 local function chapter_links(c)
   local guide = c.guide == 'BPG' and 'CUDA C++ Best Practices Guide, section' or ('Programming Guide, section ' .. c.guide)
   local files = {}
   for k, f in ipairs(c.sources) do files[k] = '[`' .. f .. '`](#' .. source_id(c, f) .. '){.source-link}' end
-  local code = '`' .. c.folder .. '/`: ' .. table.concat(files, ', ') ..
-    (SOURCE_URL ~= '' and (' ([published](' .. SOURCE_URL .. '/' .. c.folder .. '))') or '')
+  local code = '`' .. c.folder .. '/`: ' .. table.concat(files, ', ') .. published(c.folder)
   return pandoc.Div(md_blocks('Read: the [' .. guide .. ' "' .. md_escape(c.guide_heading) .. '"](' .. c.guide_url ..
     '). Code: ' .. code .. '.'), pandoc.Attr('', {'chapter-links'}))
 end
@@ -604,7 +601,7 @@ local function source_blocks()
       local text = read_file(path) or fail('%s cannot be read', path)
       out:insert(pandoc.Div({
         pandoc.Para(md_inlines('`' .. path .. '`, a source file of chapter ' .. chapter_ref(c.nn) ..
-          (SOURCE_URL ~= '' and (' ([published](' .. SOURCE_URL .. '/' .. path .. '))') or '') .. '.')),
+          published(path) .. '.')),
         pandoc.CodeBlock(text:gsub('\n$', ''), pandoc.Attr('', {lang_of(f), 'numberLines'}))},
         pandoc.Attr(source_id(c, f), {'source-file'}, {path = path})))
     end
@@ -699,7 +696,7 @@ local function chapter_blocks(c)
   local div = pandoc.walk_block(pandoc.Div(kept), {RawInline = function(r)
     if r.format == 'html' and r.text:match('^<!%-%-') then return {} end
   end})
-  return pandoc.walk_block(pandoc.walk_block(div, {Inlines = units}), {Str = function(s) return superscripts(s) end}).content
+  return typeset(div).content
 end
 
 ---------------------------------------------------------------------------------------------
@@ -844,7 +841,6 @@ local function edition_blocks()
   local written, counts = 0, {written = 0, pending = 0, untimed = 0}
   for _, c in ipairs(DATA.chapters) do if c.status == 'written' then written = written + 1 end end
   for _, g in ipairs(DATA.guidelines.rows) do counts[g.status] = counts[g.status] + 1 end
-  -- Where the code lives: its published address (BOOK_SOURCE_URL), where one is configured.
   local where, hash, dirty, date = SOURCE_URL ~= '' and ('Its code lives at <' .. SOURCE_URL .. '>. ') or '', commit()
   return md_blocks(where .. string.format('This copy was built from commit `%s`%s of %s. It has %d of the %d planned chapters; ' ..
     'of the guide\'s %d recommendations, %d are demonstrated by a written chapter, %d wait for a planned one, and %d ' ..
@@ -969,10 +965,7 @@ local function instructor_blocks()
       answers = answers:gsub('^#[^\n]*\n', '')
       answers = answers:gsub('\n## Answers\n', '\n')
       out:extend(md_blocks('**' .. chapter_ref(c.nn) .. '.**'))
-      -- Read as the READMEs are, with their units (×) and exponents (superscripts).
-      local div = pandoc.Div(pandoc.read(answers, 'gfm+tex_math_dollars+smart').blocks)
-      div = pandoc.walk_block(pandoc.walk_block(div, {Inlines = units}), {Str = function(s) return superscripts(s) end})
-      out:extend(div.content)
+      out:extend(typeset(pandoc.Div(pandoc.read(answers, 'gfm+tex_math_dollars+smart').blocks)).content)
     end
     local ex = readme:match('\n## Exercises\n(.-)\n## ') or readme:match('\n## Exercises\n(.*)$') or ''
     -- the measured settings: {gpu short, knobs map, {variant -> median}}
