@@ -141,6 +141,28 @@ local function pipeline_model(stage_ms, n, chunks, streams, engines)
   return boxes, last
 end
 
+-- The caption of a bytes-in-flight picture (chapters 06 and 07), from what it drew; sweep: what its sweep rows are.
+local function inflight_caption(c, drawn, sweep)
+  local p, n = drawn.programs, drawn.lines
+  local function each(f) local t = {}; for k, x in ipairs(n) do t[k] = f(x) .. ' on the ' .. x.short end; return words(t) end
+  local function prog(x) return string.format('%d warp%s × %d load%s', x.warps, x.warps == 1 and '' or 's', x.loads, x.loads == 1 and '' or 's') end
+  local same = #n == 2 and n[1].least.name == n[2].least.name and n[1].least.kb == n[2].least.kb
+  return 'Chapter ' .. c.number .. ': the bytes of loads each SM keeps in flight (resident warps × 32 threads × ' ..
+    'bytes per load × loads in flight per thread) against the share of the copy roof each launch reached, on each GPU: naive ' ..
+    prog(p[1]) .. ' (' .. p[1].kb .. '), optimized ' .. prog(p[2]) .. ' (' .. p[2].kb .. '), the small points the ' .. sweep ..
+    '; each GPU\'s markers and line are drawn a little to its own side of their bytes. Little\'s law: the rate is the bytes in flight ' ..
+    'over the latency. The dashed lines draw it at a fixed latency L0, as a share of each GPU\'s copy roof, capped at 100%: L0 is ' ..
+    'the latency the least-loaded point implies (the ' .. (same and (n[1].least.name .. ' launch with the fewest bytes in flight, ' .. n[1].least.kb ..
+    ', on both GPUs') or each(function(x) return x.least.name .. ' launch with the fewest bytes in flight, ' .. x.least.kb end)) ..
+    '), its bytes in flight per SM over its reads per SM per nanosecond: ' .. each(function(x) return x.ns end) ..
+    '. That launch reaches ' ..
+    each(function(x) return string.format('%.0f%% of the roof', 100 * x.least.rate / (2 * x.per_ns * x.sms)) end) ..
+    ': L0 is an upper bound on the unloaded latency, the closer the less of the roof that launch reaches (chapters 06 and 07 ' ..
+    'reach theirs at different shares, and their L0 differ). Where the points fall below their line the latency has risen: ' ..
+    'the memory system fills, and each added byte in flight buys less rate. Computed from the results rows, the sweeps, the copy roofs ' ..
+    'and the recorded occupancy and loads, not drawn by hand; the book\'s check compares the warps, loads and bytes with what ' ..
+    'each GPU recorded and recomputes L0 from the least-loaded point.'
+end
 -- Bytes in flight per SM (Little's law) for chapters 06 and 07: each program's loads in flight per
 -- SM (resident warps x 32 threads x bytes per load x loads in flight per thread) against the share
 -- of the copy roof it reached, its sweep rows as points, and Little's law at a fixed latency L0 as
@@ -196,29 +218,7 @@ local function inflight(c, o)
   if #gpus == 0 then return nil end
   local svg, drawn = charts.inflight(c.nn, gpus)
   drawn.evidence, drawn.max_warps = evidence, rules.warps
-  return svg, drawn
-end
--- The caption of a bytes-in-flight picture (chapters 06 and 07), from what it drew.
-local function inflight_caption(c, drawn, sweep)
-  local p, n = drawn.programs, drawn.lines
-  local function each(f) local t = {}; for k, x in ipairs(n) do t[k] = f(x) .. ' on the ' .. x.short end; return words(t) end
-  local function prog(x) return string.format('%d warp%s × %d load%s', x.warps, x.warps == 1 and '' or 's', x.loads, x.loads == 1 and '' or 's') end
-  local same = #n == 2 and n[1].least.name == n[2].least.name and n[1].least.kb == n[2].least.kb
-  return 'Chapter ' .. c.number .. ': the bytes of loads each SM keeps in flight (resident warps × 32 threads × ' ..
-    'bytes per load × loads in flight per thread) against the share of the copy roof each launch reached, on each GPU: naive ' ..
-    prog(p[1]) .. ' (' .. p[1].kb .. '), optimized ' .. prog(p[2]) .. ' (' .. p[2].kb .. '), the small points the ' .. sweep ..
-    '; each GPU\'s markers and line are drawn a little to its own side of their bytes. Little\'s law: the rate is the bytes in flight ' ..
-    'over the latency. The dashed lines draw it at a fixed latency L0, as a share of each GPU\'s copy roof, capped at 100%: L0 is ' ..
-    'the latency the least-loaded point implies (the ' .. (same and (n[1].least.name .. ' launch with the fewest bytes in flight, ' .. n[1].least.kb ..
-    ', on both GPUs') or each(function(x) return x.least.name .. ' launch with the fewest bytes in flight, ' .. x.least.kb end)) ..
-    '), its bytes in flight per SM over its reads per SM per nanosecond: ' .. each(function(x) return x.ns end) ..
-    '. That launch reaches ' ..
-    each(function(x) return string.format('%.0f%% of the roof', 100 * x.least.rate / (2 * x.per_ns * x.sms)) end) ..
-    ': L0 is an upper bound on the unloaded latency, the closer the less of the roof that launch reaches (chapters 06 and 07 ' ..
-    'reach theirs at different shares, and their L0 differ). Where the points fall below their line the latency has risen: ' ..
-    'the memory system fills, and each added byte in flight buys less rate. Computed from the results rows, the sweeps, the copy roofs ' ..
-    'and the recorded occupancy and loads, not drawn by hand; the book\'s check compares the warps, loads and bytes with what ' ..
-    'each GPU recorded and recomputes L0 from the least-loaded point.'
+  return figure_block(c.nn, inflight_caption(c, drawn, o.sweep), svg, drawn)
 end
 
 -- The sectors a request touches: the 32-byte sectors under its lanes' {byte, bytes}.
@@ -814,21 +814,17 @@ local DIAGRAMS = {
   ['06'] = function(c)
     -- One 4-byte float per thread-load (the DRAM bytes read per element), one load in flight per
     -- thread (the kernel's pointers may alias: its loads wait on its stores).
-    local svg, drawn = inflight(c, {warps = 'warps-per-sm',
+    return inflight(c, {warps = 'warps-per-sm', sweep = 'other launches of the sweep over the warps per SM',
       loads = function() return 1 end,
       width = function(e, prog) return e.m['dram__bytes_read.sum'][prog] / e.size end})
-    if not svg then return nil end
-    return figure_block(c.nn, inflight_caption(c, drawn, 'other launches of the sweep over the warps per SM'), svg, drawn)
   end,
   ['07'] = function(c)
     -- 16 bytes per thread-load (the array's bytes over the warp-level loads, per thread), the
     -- loads per trip in the kernel's code (the ilp knob's, for a program whose count is the
     -- default knob's).
-    local svg, drawn = inflight(c, {warps = 'warps',
+    return inflight(c, {warps = 'warps', sweep = 'other launches of the sweep over the warps per SM and the loads in flight per thread',
       loads = function(e, prog, knobs, K) local l = e.m['LDG.E.128'][prog]; return l == K.ilp and knobs.ilp or l end,
       width = function(e, prog) return 4 * e.size / e.m['smsp__inst_executed_op_global_ld.sum'][prog] / 32 end})
-    if not svg then return nil end
-    return figure_block(c.nn, inflight_caption(c, drawn, 'other launches of the sweep over the warps per SM and the loads in flight per thread'), svg, drawn)
   end,  ['03'] = function(c)
     -- Each program's batches on a model clock, in the order its loop makes its calls: queue GPU
     -- batch b (a launch takes no host time), then wait for batch b - lag and hash it (naive lag 0,
