@@ -710,8 +710,7 @@ end
 -- column of a tile[TILE][ROW] of floats (lane l reads element [l][0]: word ROW * l, bank
 -- word mod 32), for each row length the chapter declares.
 local function banks_diagram(nn, tile, row_lengths)
-  local data, plot, drawn = {}, {}, {panels = {}}
-  local cols = #row_lengths
+  local drawn, cols = {panels = {}}, #row_lengths
   local script = STYLE .. "set multiplot layout 1," .. cols .. "\nunset key\nset grid noxtics noytics\nset border 3\n" ..
     "set xrange [-1.5:31.5]\nset yrange [31.5:-0.5]\nset xtics 0,8,31 scale 1\nset ytics 0,8,31 scale 1\nset xlabel 'bank = word mod 32'\nset ylabel 'lane'\n"
   for k, rl in ipairs(row_lengths) do

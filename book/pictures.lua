@@ -1037,7 +1037,7 @@ local DIAGRAMS = {
       local m = rec.m
       local sec, req = m['l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum'] or {}, m['l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum'] or {}
       for prog, n in sorted(sec) do
-        local p, vec = prog:match('^(%a+)'), tonumber(prog:match('%-%-vector (%d+)') or K.vector)
+        local vec = tonumber(prog:match('%-%-vector (%d+)') or K.vector)
         local s, q = 0, 0
         for r = 0, (m.pitch_bytes or {})[prog] and (req[prog] or 0) > 0 and 31 or -1 do
           for _, lanes in ipairs(filter_loads(K.cols, m.pitch_bytes[prog], vec, r)) do s, q = s + sectors_of(lanes), q + 1 end
