@@ -45,7 +45,6 @@ end
 local function md_escape(s) return (tostring(s):gsub('([\\`*_{}%[%]()<>#+!|$~^@&%%])', '\\%1')) end
 local function md_blocks(s) return pandoc.read(s, 'markdown').blocks end
 local function md_inlines(s) local b = md_blocks(s); return #b == 0 and pandoc.List() or b[1].content end
-local function cell(s) return {pandoc.Plain(md_inlines(s))} end
 
 ---------------------------------------------------------------------------------------------
 -- Numbered listings, tables and figures: "Listing 20.1" in chapter 20, "Table A.1" in appendix
@@ -85,12 +84,18 @@ local function numbered_table(key, t, caption, classes, after)
   return pandoc.Div({NEEDSPACE(whole and (math.ceil(rows * 1.25) + 4 + (after or 0)) or 8), t}, pandoc.Attr(id, cls))
 end
 
+-- A table built here, its header and cells markdown, its columns aligned by the letters of aligns
+-- ('LLR': left, left, then right to the last).
 local function table_block(key, caption, aligns, header, rows, classes, after)
-  local widths = {}
-  for i = 1, #header do widths[i] = 0 end
-  local st = pandoc.SimpleTable({}, aligns, widths, header, rows)
+  local function cell(s) return {pandoc.Plain(md_inlines(s))} end
+  local al, widths, head, body = {}, {}, {}, {}
+  for i, text in ipairs(header) do al[i], widths[i], head[i] = aligns:sub(i, i) == 'L' and 'AlignLeft' or 'AlignRight', 0, cell(text) end
+  for k, row in ipairs(rows) do body[k] = {}; for i, text in ipairs(row) do body[k][i] = cell(text) end end
+  local st = pandoc.SimpleTable({}, al, widths, head, body)
   return numbered_table(key, pandoc.utils.from_simple_table(st), caption, classes, after)
 end
+-- A table's header: these columns, then a column per GPU.
+local function by_gpu(header) for _, g in ipairs(DATA.gpus) do header[#header + 1] = md_escape(g.short) end; return header end
 
 -- Every table of a generated markdown block (results, sweep, evidence) gets a number. Read with
 -- "smart" quotes; but its program names spell options as "naive[--iters 4]", whose "--" must not
@@ -274,13 +279,11 @@ local function results_section(c)
   -- The chapter's one results table, as the README prints it (scripts/guide/render.py lays it
   -- out: a GPU column, each GPU's rows and roof); above it, each GPU's stale rows by their hash;
   -- each GPU's context goes to the full record.
-  local header, aligns, rows, contexts = {}, {}, {}, pandoc.List()
-  for i, col in ipairs(c.results_table.columns) do -- a line that starts with % is a title block to Pandoc
-    header[i], aligns[i] = cell((col:gsub('^%%', '\\%%'))), i <= 2 and 'AlignLeft' or 'AlignRight'
-  end
+  local header, rows, contexts = {}, {}, pandoc.List()
+  for i, col in ipairs(c.results_table.columns) do header[i] = (col:gsub('^%%', '\\%%')) end -- a line that starts with % is a title block to Pandoc
   for k, line in ipairs(c.results_table.lines) do
     rows[k] = {}
-    for i, text in ipairs(line) do rows[k][i] = cell(text == '-' and '—' or text) end -- "-" alone would be a list
+    for i, text in ipairs(line) do rows[k][i] = text == '-' and '—' or text end -- "-" alone would be a list
   end
   for _, g in ipairs(c.results) do
     -- The stale rows, grouped by the hash they were measured from. Set ragged right: a
@@ -310,7 +313,7 @@ local function results_section(c)
   out:insert(table_block(c.nn, 'Chapter ' .. c.number .. ' measured on ' .. words((function()
       local t = {}; for _, g in ipairs(c.results) do t[#t + 1] = md_escape(g.name) end; return t end)()) ..
     ': the median of the samples, their noise (bold above 5 %), the fastest sample, and the speedup over the naive program.',
-    aligns, header, rows, {'results'}))
+    'LL', header, rows, {'results'}))
   -- A host-bound chapter: what its time depends on beyond the GPU, as each run recorded it (the
   -- figures `make doctor` compares with the reader's own results), and the host it ran on.
   local figures = {}
@@ -361,13 +364,13 @@ local function verdicts_md(verdicts)
   return #t > 0 and table.concat(t, '; ') or '*not measured yet*'
 end
 
-local function counter_cell(ct)
+local function counter_name(ct)
   local unit = ct.unit or ''
   local name = md_escape(ct.plain)
   if unit ~= '' and not ({inst = 1, instructions = 1, byte = 1, ['%'] = 1})[unit] and not ct.plain:find(unit, 1, true) then
     name = name .. ' (' .. md_escape(unit) .. ')'
   end
-  return cell(name)
+  return name
 end
 
 -- The chapter's table of counters holds what its story reads: the counters of its claims, the
@@ -432,10 +435,10 @@ local function claims_blocks(c)
   end
   for _, ct in ipairs(story_counters(c)) do
     for k, prog in ipairs(ct.programs) do
-      local row = {k == 1 and counter_cell(ct) or cell(''), cell('`' .. prog .. '`')}
+      local row = {k == 1 and counter_name(ct) or '', '`' .. prog .. '`'}
       for _, g in ipairs(DATA.gpus) do
         local v = ct.values[g.slug]
-        row[#row + 1] = cell(v and number_md(v[prog]) or '—')
+        row[#row + 1] = v and number_md(v[prog]) or '—'
       end
       crow[#crow + 1] = row
     end
@@ -449,12 +452,10 @@ local function claims_blocks(c)
     out:extend({SLOPPY, pandoc.BulletList(observed), END})
   end
   if #crow > 0 then
-    local header, aligns = {cell('Counter'), cell('Program')}, {'AlignLeft', 'AlignLeft'}
-    for _, g in ipairs(DATA.gpus) do header[#header + 1] = cell(md_escape(g.short)); aligns[#aligns + 1] = 'AlignRight' end
     out:insert(table_block(c.nn, 'Chapter ' .. c.number .. ': the counters its claims read, on each GPU (' ..
       (#crow < seen_rows(c) and 'the first of them; ' or '') .. 'every counter recorded, under its tool\'s name, is in the ' ..
       'full record: the evidence appendix of the PDF, the collapsed section below in the HTML).',
-      aligns, header, crow, {'claim-counters'}))
+      'LL', by_gpu({'Counter', 'Program'}), crow, {'claim-counters'}))
   end
   return out
 end
@@ -722,15 +723,14 @@ local function gpus_blocks()
     return md_blocks('**No GPU has been measured yet:** there is no results file. Every chapter says ' ..
       '"not measured yet" until `make results` has run on a machine with a GPU.')
   end
-  local header = {cell('GPU'), cell('CC'), cell('SMs'), cell('SM clock (MHz)'), cell('CUDA: driver / runtime'), cell('Chapters'), cell('Measured')}
+  local header = {'GPU', 'CC', 'SMs', 'SM clock (MHz)', 'CUDA: driver / runtime', 'Chapters', 'Measured'}
   local rows = {}
   for _, g in ipairs(DATA.gpus) do
     local clock = g.sm_clock_mhz and {string.format('%d', g.sm_clock_mhz[1]), string.format('%d', g.sm_clock_mhz[2])}
-    rows[#rows + 1] = {cell(md_escape(g.name)), cell(join(g.cc)), cell(join(g.sms)), cell(range(clock)), cell(join(g.cuda)),
-                       cell(tostring(#g.chapters)), cell(range(g.dates))}
+    rows[#rows + 1] = {md_escape(g.name), join(g.cc), join(g.sms), range(clock), join(g.cuda),
+                       tostring(#g.chapters), range(g.dates)}
   end
-  return {table_block('', 'The GPUs measured, from their results files.',
-    {'AlignLeft', 'AlignLeft', 'AlignRight', 'AlignRight', 'AlignLeft', 'AlignRight', 'AlignLeft'}, header, rows)}
+  return {table_block('', 'The GPUs measured, from their results files.', 'LLRRLRL', header, rows)}
 end
 
 -- Per GPU with both roofs measured, its roofline (charts.lua), and which chapters it cannot place.
@@ -778,21 +778,19 @@ local function summary_blocks()
   if #DATA.summary == 0 then
     return md_blocks('**Not measured yet.** No written chapter has both a naive and an optimized result on any GPU.')
   end
-  local header, aligns = {cell('Chapter'), cell('Predicted')}, {'AlignLeft', 'AlignRight'}
-  for _, g in ipairs(DATA.gpus) do header[#header + 1] = cell(md_escape(g.short)); aligns[#aligns + 1] = 'AlignRight' end
   local rows = {}
   for _, r in ipairs(DATA.summary) do
     local p = by_nn[r.nn].prediction
-    local line = {cell(chapter_ref(r.nn)), cell(p and string.format('%g–%g×', p.speedup[1], p.speedup[2]) or '—')}
+    local line = {chapter_ref(r.nn), p and string.format('%g–%g×', p.speedup[1], p.speedup[2]) or '—'}
     for _, g in ipairs(DATA.gpus) do
       local x = r.speedups[g.slug]
-      line[#line + 1] = cell(not x and '—' or (speedup_md(x.speedup) .. '×' .. (x.prediction and (', ' .. verdict(x.prediction)) or '') ..
-        (x.stale and ' **STALE**' or '')))
+      line[#line + 1] = not x and '—' or (speedup_md(x.speedup) .. '×' .. (x.prediction and (', ' .. verdict(x.prediction)) or '') ..
+        (x.stale and ' **STALE**' or ''))
     end
     rows[#rows + 1] = line
   end
   local out = pandoc.List({table_block('S', 'Speedup of the optimized program over the naive one (ratio of medians) ' ..
-    'against the range its chapter predicted, and whether it fell inside that range.', aligns, header, rows)})
+    'against the range its chapter predicted, and whether it fell inside that range.', 'L', by_gpu({'Chapter', 'Predicted'}), rows)})
   local crows = {}
   for _, r in ipairs(DATA.summary) do
     local p, sp = by_nn[r.nn].prediction, {}
@@ -815,7 +813,7 @@ local function guideline_blocks()
   for _, g in ipairs(DATA.guidelines.rows) do
     counts[g.status] = counts[g.status] + 1
     local where = #g.shown_in > 0 and refs(g.shown_in) or ('Not shown by a timing pair: ' .. g.why .. ' See ' .. refs(g.see) .. '.')
-    rows[#rows + 1] = {cell(g.id), cell(g.guide), cell(g.recommendation), cell(where)}
+    rows[#rows + 1] = {g.id, g.guide, g.recommendation, where}
   end
   local out = md_blocks(string.format('The Programming Guide\'s performance chapter asks for an action in %d sentences. ' ..
     'Here is each of them in our own words, with the chapter that demonstrates it by a timing pair. Chapters that are not ' ..
@@ -823,8 +821,7 @@ local function guideline_blocks()
     'how much is covered today: %d recommendations are demonstrated by a written chapter, %d wait for a planned chapter, ' ..
     'and %d are not a matter of timing at all.', #rows, counts.written, counts.pending, counts.untimed))
   out:insert(table_block('A', 'The guide\'s recommendations and where this book demonstrates them.',
-    {'AlignLeft', 'AlignLeft', 'AlignLeft', 'AlignLeft'},
-    {cell('\\#'), cell('Guide'), cell('Recommendation, in our words'), cell('Shown in')}, rows, {'guideline-index'}))
+    'LLLL', {'\\#', 'Guide', 'Recommendation, in our words', 'Shown in'}, rows, {'guideline-index'}))
   local extra = {}
   for _, nn in ipairs(DATA.guidelines.beyond) do
     local c = by_nn[nn]
@@ -865,17 +862,14 @@ local function reproduce_blocks()
     out:insert(pandoc.CodeBlock(table.concat(runs, '\n'), pandoc.Attr('', {'bash'})))
   end
   local hash, dirty = commit()
-  local rows = {
-    {cell('This book built from commit'), cell('`' .. hash .. dirty .. '`')},
-    {cell('Pandoc'), cell(md_escape(tostring(PANDOC_VERSION)))},
-    {cell('TeX engine'), cell(md_escape(first_line('xelatex --version')))},
-    {cell('gnuplot'), cell(md_escape(first_line('gnuplot --version')))},
-    {cell('rsvg-convert'), cell(md_escape(first_line('rsvg-convert --version')))}}
-  for _, g in ipairs(DATA.gpus) do
-    rows[#rows + 1] = {cell(md_escape(g.name) .. ' (`' .. g.file .. '`)'), cell(join(g.versions, '; '))}
+  local rows = {{'This book built from commit', '`' .. hash .. dirty .. '`'}, {'Pandoc', md_escape(tostring(PANDOC_VERSION))}}
+  for _, t in ipairs({{'TeX engine', 'xelatex'}, {'gnuplot', 'gnuplot'}, {'rsvg-convert', 'rsvg-convert'}}) do
+    rows[#rows + 1] = {t[1], md_escape(first_line(t[2] .. ' --version'))}
   end
-  out:insert(table_block('B', 'The versions behind this edition of the book.', {'AlignLeft', 'AlignLeft'},
-    {cell('What'), cell('Version')}, rows))
+  for _, g in ipairs(DATA.gpus) do
+    rows[#rows + 1] = {md_escape(g.name) .. ' (`' .. g.file .. '`)', join(g.versions, '; ')}
+  end
+  out:insert(table_block('B', 'The versions behind this edition of the book.', 'LL', {'What', 'Version'}, rows))
   if #DATA.stale > 0 then
     local t = {}
     for _, r in ipairs(DATA.stale) do t[#t + 1] = '- ' .. md_escape(r.file .. ':' .. r.line) .. ': chapter ' .. r.chapter .. ' ' .. md_escape(r.program) .. ' (' .. r.kind .. ')' end
@@ -1002,8 +996,8 @@ local function instructor_blocks()
           if #hit == 0 then unmeasured[#unmeasured + 1] = c.number .. '.' .. num .. ' (' .. setting .. ')' end
           for _, r in ipairs(hit) do
             local a, b = r.med.naive, r.med.optimized
-            rows[#rows + 1] = {cell(c.number .. '.' .. num), cell(setting), cell(md_escape(r.gpu)), cell(a and number_md(a) or '—'),
-              cell(b and number_md(b) or '—'), cell((a and b) and (speedup_md(a / b) .. '×') or '—')}
+            rows[#rows + 1] = {c.number .. '.' .. num, setting, md_escape(r.gpu), a and number_md(a) or '—',
+              b and number_md(b) or '—', (a and b) and (speedup_md(a / b) .. '×') or '—'}
           end
         end -- an option no measured run sets (a tool's, --size) is not a knob of the chapter
       end
@@ -1011,8 +1005,7 @@ local function instructor_blocks()
     if #rows > 0 then
       out:insert(table_block('D', 'Chapter ' .. c.number .. ' (' .. chapter_ref(c.nn) .. '): the settings its exercises ask for, measured: ' ..
         'median time in µs of each program and the optimized program\'s speedup.',
-        {'AlignLeft', 'AlignLeft', 'AlignLeft', 'AlignRight', 'AlignRight', 'AlignRight'},
-        {cell('Exercise'), cell('Setting'), cell('GPU'), cell('naive µs'), cell('optimized µs'), cell('Speedup')}, rows))
+        'LLL', {'Exercise', 'Setting', 'GPU', 'naive µs', 'optimized µs', 'Speedup'}, rows))
     end
   end
   if #unmeasured > 0 then
