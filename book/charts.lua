@@ -90,37 +90,21 @@ set key samplen 1.5 spacing 1.1
 ]]
 
 
--- Bars (x, y, colour) with a value label above each, plus optional extra plot clauses. The key
--- sits above the plot, outside it, where it cannot cover a bar or its label.
-local function bar_chart(name, bars, labels, xtics, setup, extra, key)
-  local rows, texts = {}, {}
-  for _, b in ipairs(bars) do
-    rows[#rows + 1] = string.format('%.4f %.6g %.4f %.4f %.6g %.6g %d', b.x, b.y, b.x - b.w, b.x + b.w,
-                                    b.lo or 0, b.hi or b.y, rgb_int(b.color))
-  end
-  for _, l in ipairs(labels) do texts[#texts + 1] = string.format('%.4f %.6g "%s"', l.x, l.y, l.text) end
-  local data = eod('$bars', rows, 'NaN NaN NaN NaN NaN NaN 0') .. '\n' .. eod('$labels', texts, 'NaN NaN ""')
-  local plot = {"$bars using 1:2:3:4:5:6:7 with boxxyerror lc rgb variable notitle",
-                "$labels using 1:2:3 with labels font ',10' offset 0,0.3 notitle"}
-  for _, e in ipairs(extra) do plot[#plot + 1] = e end
-  for _, k in ipairs(key) do plot[#plot + 1] = 'keyentry with boxes fc rgb ' .. gq(k[2]) .. ' title ' .. gq(k[1]) end
-  return render_chart(name, STYLE .. 'set key outside top center horizontal\n' .. data .. '\n' .. setup ..
-    'set xtics (' .. table.concat(xtics, ', ') .. ')\n' .. plot_of(plot))
-end
-
--- One chapter: a bar per program, clustered by GPU, each GPU's roof as a dashed line.
+-- One chapter: a bar per program, clustered by GPU, its value above it, each GPU's roof as a dashed
+-- line. The key sits above the plot, outside it, where it cannot cover a bar or its label.
 local function chapter_chart(nn, chart)
-  local bars, labels, xt, roofs, ymax = {}, {}, {}, {}, 0
+  local bars, rows, labels, texts, xt, roofs, ymax = {}, {}, {}, {}, {}, {}, 0
   local stride = #chart.variants + 1
   for gi, g in ipairs(chart.series) do
     local x0 = (gi - 1) * stride
     for vi, v in ipairs(chart.variants) do
-      local y = g.values[v]
+      local x, y = x0 + vi - 1, g.values[v]
       if y then
-        bars[#bars + 1] = {x = x0 + vi - 1, y = y, w = 0.4, color = variant_color(v)}
+        bars[#bars + 1] = {x = x, y = y}
+        rows[#rows + 1] = string.format('%.4f %.6g %.4f %.4f %.6g %.6g %d', x, y, x - 0.4, x + 0.4, 0, y, rgb_int(variant_color(v)))
         ymax = math.max(ymax, y)
       elseif g.labels[v] then
-        labels[#labels + 1] = {x = x0 + vi - 1, y = 0, text = g.labels[v]}
+        labels[#labels + 1] = {x = x, y = 0, text = g.labels[v]}
       end
     end
     if g.roof then
@@ -133,17 +117,20 @@ local function chapter_chart(nn, chart)
   for _, b in ipairs(bars) do
     labels[#labels + 1] = {x = b.x, y = b.y + ymax * 0.02, text = ftoa(b.y, b.y >= 100 and 0 or (b.y >= 10 and 1 or 2))}
   end
-  local extra, setup = {}, 'set ylabel ' .. gq(chart.axis) .. '\n' ..
+  for _, l in ipairs(labels) do texts[#texts + 1] = string.format('%.4f %.6g "%s"', l.x, l.y, l.text) end
+  local setup = 'set ylabel ' .. gq(chart.axis) .. '\n' ..
     string.format('set xrange [-0.8:%.2f]\nset yrange [0:%.6g]\n', #chart.series * stride - 1.2, ymax)
+  local plot = {"$bars using 1:2:3:4:5:6:7 with boxxyerror lc rgb variable notitle",
+                "$labels using 1:2:3 with labels font ',10' offset 0,0.3 notitle"}
   local drawn = {variants = chart.variants}
   if #roofs > 0 then
     setup = setup .. eod('$roofs', roofs) .. '\n'
     drawn.roof = chart.roof_title or 'roof'
-    extra[1] = "$roofs using 1:2:3:4 with vectors nohead dt 2 lw 2 lc rgb '#333333' title " .. gq(drawn.roof)
+    plot[3] = "$roofs using 1:2:3:4 with vectors nohead dt 2 lw 2 lc rgb '#333333' title " .. gq(drawn.roof)
   end
-  local key = {}
-  for _, v in ipairs(chart.variants) do key[#key + 1] = {v, variant_color(v)} end
-  return bar_chart('ch' .. nn, bars, labels, xt, setup, extra, key), drawn
+  for _, v in ipairs(chart.variants) do plot[#plot + 1] = 'keyentry with boxes fc rgb ' .. gq(variant_color(v)) .. ' title ' .. gq(v) end
+  return render_chart('ch' .. nn, STYLE .. 'set key outside top center horizontal\n' .. eod('$bars', rows, 'NaN NaN NaN NaN NaN NaN 0') ..
+    '\n' .. eod('$labels', texts, 'NaN NaN ""') .. '\n' .. setup .. 'set xtics (' .. table.concat(xt, ', ') .. ')\n' .. plot_of(plot)), drawn
 end
 
 -- The programs' rates against the one knob their sweeps vary: a line per program (its colour) and
