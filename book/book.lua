@@ -470,13 +470,6 @@ local function record_markdown(md)
   return table.concat(keep, '\n')
 end
 
-local function evidence_blocks(c, g)
-  local out = claims_blocks(c)
-  out:insert(record_block(c, 'evidence', 'The full record: every counter recorded for chapter ' .. c.number .. ', on every GPU',
-    {generated_blocks(c.nn, record_markdown(g.markdown), 'evidence')}))
-  return out
-end
-
 -- A sweep of at most this many table lines (rows and headers, every GPU) and no chart stays in
 -- its chapter; a longer one goes to the full record, where the chapter's prose points to it.
 local SWEEP_KEPT_LINES = 14
@@ -513,10 +506,12 @@ local function generated(c, g) -- the book's layout of one generated block of a 
   elseif g.kind == 'results' then
     return results_section(c)
   elseif g.kind == 'evidence' then
-    return evidence_blocks(c, g)
+    local out = claims_blocks(c)
+    out:insert(record_block(c, 'evidence', 'The full record: every counter recorded for chapter ' .. c.number .. ', on every GPU',
+      {generated_blocks(c.nn, record_markdown(g.markdown), 'evidence')}))
+    return out
   end
-  -- Sweep and evidence (with the prediction's and claims' verdicts): as `make readme` writes them;
-  -- a sweep of one numeric knob is also drawn as a curve, after its table.
+  -- A sweep as `make readme` writes it; one of a single numeric knob is also drawn, after its table.
   local out, sc = {generated_blocks(c.nn, record_markdown(g.markdown), g.kind)}, c.sweep_chart
   if g.kind == 'sweep' and (sc or sweep_lines(out[1]) > SWEEP_KEPT_LINES) then
     -- The sweep's table goes to the full record; the chapter keeps its chart, and its prose the
