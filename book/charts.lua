@@ -419,10 +419,10 @@ local function roofline_script(g, W, H, FONT, FS, phone)
   local peak_x = math.min(px(ridge * 1.3, P), X1 - 0.6 * FS * #peak_text - 4) -- inside the plot, right end too
   local labels = {string.format("set label %s at %.6g,%.6g left offset 0,0.8 %s", gq(peak_text), (unpx(peak_x, Y0)), P, font)}
   local copy_text = string.format('copy roof %.0f GB/s', C)
+  local rx, ry = px(ridge, P)
   if phone then
     labels[2] = string.format("set label %s at %.6g,%.6g left %s", gq(copy_text), xmin * 1.15, P * 1.5, font)
   else
-    local rx, ry = px(ridge, P)
     local angle = math.deg(math.atan((Y0 - ry) / (rx - X0)))
     local ca, sa = math.cos(math.rad(angle)), math.sin(math.rad(angle))
     local len = 0.6 * FS * #copy_text
@@ -464,7 +464,6 @@ local function roofline_script(g, W, H, FONT, FS, phone)
       end
     end
   end
-  local rx, ry = px(ridge, P)
   local sx0, sy0 = px(xmin, C * xmin)
   segs[#segs + 1] = {sx0, sy0, rx, ry, roof = true}
   segs[#segs + 1] = {rx, ry, X1, ry, roof = true}
