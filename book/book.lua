@@ -950,9 +950,7 @@ local function instructor_blocks()
     -- markers around its inline values (their text stays).
     local answers = c.status == 'written' and c.folder and read_file(c.folder .. '/answers.md')
     if answers then
-      answers = answers:gsub('<!%-%-.-%-%->', '')
-      answers = answers:gsub('^#[^\n]*\n', '')
-      answers = answers:gsub('\n## Answers\n', '\n')
+      answers = answers:gsub('<!%-%-.-%-%->', ''):gsub('^#[^\n]*\n', ''):gsub('\n## Answers\n', '\n')
       out:extend(md_blocks('**' .. chapter_ref(c.nn) .. '.**'))
       out:extend(typeset(pandoc.Div(pandoc.read(answers, 'gfm+tex_math_dollars+smart').blocks)).content)
     end
