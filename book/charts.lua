@@ -522,9 +522,7 @@ local function roofline_script(g, W, H, FONT, FS, phone)
       leaders[#leaders + 1] = string.format("set arrow from %.6g,%.6g to %.6g,%.6g nohead lw 0.8 lc rgb '#999999' back", fx, fy, tx, ty)
     end
   end
-  table.sort(arrows)
-  table.sort(labels)
-  table.sort(leaders)
+  for _, t in ipairs({arrows, labels, leaders}) do table.sort(t) end
   return setup .. table.concat(arrows, '\n') .. '\n' .. table.concat(leaders, '\n') .. '\n' .. table.concat(labels, '\n') .. '\n' .. body, drawn
 end
 
