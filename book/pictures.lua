@@ -36,6 +36,7 @@ local function recorded(c, name) -- one metric as each GPU recorded it: {gpu -> 
   for _, r in ipairs(records(c)) do out[r.gpu] = r.m[name] end
   return out
 end
+local function per_record(c, f) local out = {}; for _, r in ipairs(records(c)) do out[#out + 1] = f(r) end; return out end -- f's non-nil answers
 local function any_gpu(c, name) return select(2, next(recorded(c, name))) or {} end -- one GPU's {program -> value}
 -- What every GPU recorded beside a figure a picture draws, for check_pdf.py diagrams (drawn's
 -- per_request, each within half): drawn is {{program, value}}, f(m, size, program) the recorded
@@ -442,13 +443,10 @@ local DIAGRAMS = {
       tics = true, xlabel = 'float index (+ the left number); box: a 32-byte sector', needed = 'float a lane reads'})
     -- Below the sectors, DRAM: the naive program's DRAM bytes read over the optimized one's, as
     -- each GPU recorded them (the L2 fetches sectors from DRAM in 64-byte pairs).
-    local ratios = {}
-    for _, r in ipairs(records(c)) do
+    local ratios = per_record(c, function(r)
       local d = r.m['dram__bytes_read.sum'] or {}
-      if d.naive and (d.optimized or 0) > 0 then
-        ratios[#ratios + 1] = each_gpu(drawn, r.gpu, 'naive', 'DRAM bytes over optimized', d.naive / d.optimized, '%.1f×')
-      end
-    end
+      return d.naive and (d.optimized or 0) > 0 and each_gpu(drawn, r.gpu, 'naive', 'DRAM bytes over optimized', d.naive / d.optimized, '%.1f×') or nil
+    end)
     if #ratios == 0 then return nil end
     return picture(c, 'the 32-byte sectors one warp\'s 32 loads touch, each lane ' ..
       'reading one float: the struct of arrays (' .. drawn.rows[1].sectors .. ' sectors, every byte used) and the array of ' ..
@@ -478,13 +476,11 @@ local DIAGRAMS = {
     against(drawn, recs, 'bank conflicts per load', {{'naive', p[1].ways - 1}, {'optimized', p[2].ways - 1}},
       function(m, _, prog) return m['l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum'][prog] / m['smsp__sass_inst_executed_op_shared_ld.sum'][prog] end)
     -- The passes per shared load each GPU recorded (its shared-memory wavefronts over its LDS), as the caption gives them.
-    local seen = {}
-    for _, r in ipairs(recs) do
+    local seen = per_record(c, function(r)
       local w, n = r.m['l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum'] or {}, r.m['smsp__sass_inst_executed_op_shared_ld.sum'] or {}
-      if w.naive and w.optimized and (n.naive or 0) > 0 and (n.optimized or 0) > 0 then
-        seen[#seen + 1] = string.format('%.3g and %.3g passes per load on the %s', w.naive / n.naive, w.optimized / n.optimized, short(r.gpu))
-      end
-    end
+      return w.naive and w.optimized and (n.naive or 0) > 0 and (n.optimized or 0) > 0 and
+        string.format('%.3g and %.3g passes per load on the %s', w.naive / n.naive, w.optimized / n.optimized, short(r.gpu)) or nil
+    end)
     return picture(c, 'the bank each lane of a warp reads when it walks down a column ' ..
       'of the tile (lane l reads element [l][0], word ' .. rows[1] .. ' l or ' .. rows[2] .. ' l, bank = word mod 32): ' ..
       'tile[' .. tile .. '][' .. rows[1] .. '] puts all 32 lanes in one bank (' .. p[1].ways .. '-way conflict, ' ..
@@ -672,18 +668,16 @@ local DIAGRAMS = {
     -- What each GPU recorded, for check_pdf.py diagrams: a warp's LDC is one request and each
     -- replay one more, over the lookup instructions (n / 32 warps x 32 steps: the recorded size);
     -- an LDS the wavefronts of its fullest bank, here averaged over the program's first 1,024 warps.
-    local mean, means = 0, {}
+    local mean = 0
     for w = 0, 1023 do mean = mean + #serve(keys(w, spread), 32) / 1024 end
     against(drawn, records(c), 'constant-cache requests per lookup', {{'naive[--spread 1]', #panels[1].rows}, {'naive', #panels[2].rows}},
       function(m, size, p) return 1 + m['sm__idc_divergent_instruction_replays.sum'][p] / size end)
     against(drawn, records(c), 'shared-memory passes per lookup (mean of 1,024 warps)', {{'optimized', mean}},
       function(m, _, p) return m['l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum'][p] / m['smsp__sass_inst_executed_op_shared_ld.sum'][p] end)
-    for _, r in ipairs(records(c)) do -- the caption restates each GPU's recorded passes per lookup
+    local means = per_record(c, function(r) -- the caption restates each GPU's recorded passes per lookup
       local waves, lds = r.m['l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum'] or {}, r.m['smsp__sass_inst_executed_op_shared_ld.sum'] or {}
-      if waves.optimized and (lds.optimized or 0) > 0 then
-        means[#means + 1] = each_gpu(drawn, r.gpu, 'optimized', 'passes per lookup', waves.optimized / lds.optimized, '%.2f')
-      end
-    end
+      return waves.optimized and (lds.optimized or 0) > 0 and each_gpu(drawn, r.gpu, 'optimized', 'passes per lookup', waves.optimized / lds.optimized, '%.2f') or nil
+    end)
     if #means == 0 then return nil end
     local p = drawn.panels
     return picture(c, 'the lanes of one warp (warp 0 at seed ' .. seed .. ', its first lookup) and ' ..
@@ -716,11 +710,10 @@ local DIAGRAMS = {
       function(m, _, p) return m['l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum'][p] / m['l1tex__t_requests_pipe_lsu_mem_global_op_st.sum'][p] end)
     local r = drawn.rows
     -- The DRAM bytes each GPU recorded written, naive over optimized: the L2 merges a block's partial sectors before DRAM.
-    local merged = {}
-    for _, x in ipairs(records(c)) do
+    local merged = per_record(c, function(x)
       local w = x.m['dram__bytes_write.sum'] or {}
-      if w.naive and (w.optimized or 0) > 0 then merged[#merged + 1] = string.format('%.2f (%s)', w.naive / w.optimized, short(x.gpu)) end
-    end
+      return w.naive and (w.optimized or 0) > 0 and string.format('%.2f (%s)', w.naive / w.optimized, short(x.gpu)) or nil
+    end)
     if #merged == 0 then return nil end
     return picture(c, 'the 32-byte sectors one warp touches (warp 0 of block (0, 0), its first ' ..
       'load and store; a ' .. tile .. ' × ' .. tile .. ' tile, ' .. rows .. ' rows of threads, n = ' .. n .. '): both programs load a run of ' ..
@@ -912,11 +905,10 @@ local DIAGRAMS = {
     against(drawn, records(c), 'uses per global load (2 FFMA / LDG in the SASS)', uses, function(m, _, p) return 2 * m.FFMA[p] / m.LDG[p] end)
     -- What the caption restates, for check_pdf.py diagrams: each GPU's L1 hit rate of the naive
     -- program's sectors (ncu) and the results' speedup of the tiled program over the naive.
-    local hits, ups = {}, {}
-    for _, r in ipairs(records(c)) do
+    local ups, hits = {}, per_record(c, function(r)
       local v = (r.m['l1tex__t_sector_hit_rate.pct'] or {}).naive
-      if v then hits[#hits + 1] = each_gpu(drawn, r.gpu, 'naive', 'l1tex__t_sector_hit_rate.pct', v, '%.0f%%') end
-    end
+      return v and each_gpu(drawn, r.gpu, 'naive', 'l1tex__t_sector_hit_rate.pct', v, '%.0f%%') or nil
+    end)
     for _, r in ipairs(c.results) do
       local rate = {}
       for _, row in ipairs(r.rows) do rate[row.variant] = row.rate end
