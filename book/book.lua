@@ -44,12 +44,7 @@ end
 
 local function md_escape(s) return (tostring(s):gsub('([\\`*_{}%[%]()<>#+!|$~^@&%%])', '\\%1')) end
 local function md_blocks(s) return pandoc.read(s, 'markdown').blocks end
-local function md_inlines(s)
-  local b = md_blocks(s)
-  if #b == 0 then return pandoc.List() end
-  return b[1].content
-end
-local function cell(s) return {pandoc.Plain(md_inlines(s))} end
+local function md_inlines(s) local b = md_blocks(s); return #b == 0 and pandoc.List() or b[1].content end
 
 ---------------------------------------------------------------------------------------------
 -- Numbered listings, tables and figures: "Listing 20.1" in chapter 20, "Table A.1" in appendix
@@ -83,19 +78,24 @@ local function numbered_table(key, t, caption, classes, after)
   inl:insert(pandoc.Space())
   inl:extend(cap)
   t.caption.long = {pandoc.Plain(inl)}
-  local cls = {'numbered-table'}
-  for _, c in ipairs(classes or {}) do cls[#cls + 1] = c end
+  local cls = {'numbered-table', table.unpack(classes or {})}
   local rows = table_lines(t)
   local whole = rows <= 15
   return pandoc.Div({NEEDSPACE(whole and (math.ceil(rows * 1.25) + 4 + (after or 0)) or 8), t}, pandoc.Attr(id, cls))
 end
 
+-- A table built here, its header and cells markdown, its columns aligned by the letters of aligns
+-- ('LLR': left, left, then right to the last).
 local function table_block(key, caption, aligns, header, rows, classes, after)
-  local widths = {}
-  for i = 1, #header do widths[i] = 0 end
-  local st = pandoc.SimpleTable({}, aligns, widths, header, rows)
+  local function cell(s) return {pandoc.Plain(md_inlines(s))} end
+  local al, widths, head, body = {}, {}, {}, {}
+  for i, text in ipairs(header) do al[i], widths[i], head[i] = aligns:sub(i, i) == 'L' and 'AlignLeft' or 'AlignRight', 0, cell(text) end
+  for k, row in ipairs(rows) do body[k] = {}; for i, text in ipairs(row) do body[k][i] = cell(text) end end
+  local st = pandoc.SimpleTable({}, al, widths, head, body)
   return numbered_table(key, pandoc.utils.from_simple_table(st), caption, classes, after)
 end
+-- A table's header: these columns, then a column per GPU.
+local function by_gpu(header) for _, g in ipairs(DATA.gpus) do header[#header + 1] = md_escape(g.short) end; return header end
 
 -- Every table of a generated markdown block (results, sweep, evidence) gets a number. Read with
 -- "smart" quotes; but its program names spell options as "naive[--iters 4]", whose "--" must not
@@ -181,6 +181,8 @@ local function lang_of(file) return LANG[file:match('%.(%w+)$') or ''] or (file:
 local by_nn = {}
 local superscripts -- defined with the exponents, below
 local units -- the prose's units, below
+-- Prose read as the READMEs are: its units (×), then its exponents (superscripts).
+local function typeset(div) return pandoc.walk_block(pandoc.walk_block(div, {Inlines = units}), {Str = superscripts}) end
 
 local function chapter_ref(nn)
   local c = by_nn[nn] or fail('a reference to chapter %s, which is not in the table of contents', nn)
@@ -277,13 +279,11 @@ local function results_section(c)
   -- The chapter's one results table, as the README prints it (scripts/guide/render.py lays it
   -- out: a GPU column, each GPU's rows and roof); above it, each GPU's stale rows by their hash;
   -- each GPU's context goes to the full record.
-  local header, aligns, rows, contexts = {}, {}, {}, pandoc.List()
-  for i, col in ipairs(c.results_table.columns) do -- a line that starts with % is a title block to Pandoc
-    header[i], aligns[i] = cell((col:gsub('^%%', '\\%%'))), i <= 2 and 'AlignLeft' or 'AlignRight'
-  end
+  local header, rows, contexts = {}, {}, pandoc.List()
+  for i, col in ipairs(c.results_table.columns) do header[i] = (col:gsub('^%%', '\\%%')) end -- a line that starts with % is a title block to Pandoc
   for k, line in ipairs(c.results_table.lines) do
     rows[k] = {}
-    for i, text in ipairs(line) do rows[k][i] = cell(text == '-' and '—' or text) end -- "-" alone would be a list
+    for i, text in ipairs(line) do rows[k][i] = text == '-' and '—' or text end -- "-" alone would be a list
   end
   for _, g in ipairs(c.results) do
     -- The stale rows, grouped by the hash they were measured from. Set ragged right: a
@@ -313,7 +313,7 @@ local function results_section(c)
   out:insert(table_block(c.nn, 'Chapter ' .. c.number .. ' measured on ' .. words((function()
       local t = {}; for _, g in ipairs(c.results) do t[#t + 1] = md_escape(g.name) end; return t end)()) ..
     ': the median of the samples, their noise (bold above 5 %), the fastest sample, and the speedup over the naive program.',
-    aligns, header, rows, {'results'}))
+    'LL', header, rows, {'results'}))
   -- A host-bound chapter: what its time depends on beyond the GPU, as each run recorded it (the
   -- figures `make doctor` compares with the reader's own results), and the host it ran on.
   local figures = {}
@@ -364,13 +364,13 @@ local function verdicts_md(verdicts)
   return #t > 0 and table.concat(t, '; ') or '*not measured yet*'
 end
 
-local function counter_cell(ct)
+local function counter_name(ct)
   local unit = ct.unit or ''
   local name = md_escape(ct.plain)
   if unit ~= '' and not ({inst = 1, instructions = 1, byte = 1, ['%'] = 1})[unit] and not ct.plain:find(unit, 1, true) then
     name = name .. ' (' .. md_escape(unit) .. ')'
   end
-  return cell(name)
+  return name
 end
 
 -- The chapter's table of counters holds what its story reads: the counters of its claims, the
@@ -435,10 +435,10 @@ local function claims_blocks(c)
   end
   for _, ct in ipairs(story_counters(c)) do
     for k, prog in ipairs(ct.programs) do
-      local row = {k == 1 and counter_cell(ct) or cell(''), cell('`' .. prog .. '`')}
+      local row = {k == 1 and counter_name(ct) or '', '`' .. prog .. '`'}
       for _, g in ipairs(DATA.gpus) do
         local v = ct.values[g.slug]
-        row[#row + 1] = cell(v and number_md(v[prog]) or '—')
+        row[#row + 1] = v and number_md(v[prog]) or '—'
       end
       crow[#crow + 1] = row
     end
@@ -452,12 +452,10 @@ local function claims_blocks(c)
     out:extend({SLOPPY, pandoc.BulletList(observed), END})
   end
   if #crow > 0 then
-    local header, aligns = {cell('Counter'), cell('Program')}, {'AlignLeft', 'AlignLeft'}
-    for _, g in ipairs(DATA.gpus) do header[#header + 1] = cell(md_escape(g.short)); aligns[#aligns + 1] = 'AlignRight' end
     out:insert(table_block(c.nn, 'Chapter ' .. c.number .. ': the counters its claims read, on each GPU (' ..
       (#crow < seen_rows(c) and 'the first of them; ' or '') .. 'every counter recorded, under its tool\'s name, is in the ' ..
       'full record: the evidence appendix of the PDF, the collapsed section below in the HTML).',
-      aligns, header, crow, {'claim-counters'}))
+      'LL', by_gpu({'Counter', 'Program'}), crow, {'claim-counters'}))
   end
   return out
 end
@@ -470,13 +468,6 @@ local function record_markdown(md)
     if not line:match('^%s*%- ') and not line:match('^Generated by') then keep[#keep + 1] = line end
   end
   return table.concat(keep, '\n')
-end
-
-local function evidence_blocks(c, g)
-  local out = claims_blocks(c)
-  out:insert(record_block(c, 'evidence', 'The full record: every counter recorded for chapter ' .. c.number .. ', on every GPU',
-    {generated_blocks(c.nn, record_markdown(g.markdown), 'evidence')}))
-  return out
 end
 
 -- A sweep of at most this many table lines (rows and headers, every GPU) and no chart stays in
@@ -515,10 +506,12 @@ local function generated(c, g) -- the book's layout of one generated block of a 
   elseif g.kind == 'results' then
     return results_section(c)
   elseif g.kind == 'evidence' then
-    return evidence_blocks(c, g)
+    local out = claims_blocks(c)
+    out:insert(record_block(c, 'evidence', 'The full record: every counter recorded for chapter ' .. c.number .. ', on every GPU',
+      {generated_blocks(c.nn, record_markdown(g.markdown), 'evidence')}))
+    return out
   end
-  -- Sweep and evidence (with the prediction's and claims' verdicts): as `make readme` writes them;
-  -- a sweep of one numeric knob is also drawn as a curve, after its table.
+  -- A sweep as `make readme` writes it; one of a single numeric knob is also drawn, after its table.
   local out, sc = {generated_blocks(c.nn, record_markdown(g.markdown), g.kind)}, c.sweep_chart
   if g.kind == 'sweep' and (sc or sweep_lines(out[1]) > SWEEP_KEPT_LINES) then
     -- The sweep's table goes to the full record; the chapter keeps its chart, and its prose the
@@ -584,12 +577,12 @@ end
 -- the folder at BOOK_SOURCE_URL (the repository's published tree, where one is configured).
 local SOURCE_URL = (os.getenv('BOOK_SOURCE_URL') or ''):gsub('/+$', '')
 local function source_id(c, file) return 'src-' .. c.nn .. '-' .. file:gsub('%W', '-') end
+local function published(path) return SOURCE_URL ~= '' and (' ([published](' .. SOURCE_URL .. '/' .. path .. '))') or '' end
 local function chapter_links(c)
   local guide = c.guide == 'BPG' and 'CUDA C++ Best Practices Guide, section' or ('Programming Guide, section ' .. c.guide)
   local files = {}
   for k, f in ipairs(c.sources) do files[k] = '[`' .. f .. '`](#' .. source_id(c, f) .. '){.source-link}' end
-  local code = '`' .. c.folder .. '/`: ' .. table.concat(files, ', ') ..
-    (SOURCE_URL ~= '' and (' ([published](' .. SOURCE_URL .. '/' .. c.folder .. '))') or '')
+  local code = '`' .. c.folder .. '/`: ' .. table.concat(files, ', ') .. published(c.folder)
   return pandoc.Div(md_blocks('Read: the [' .. guide .. ' "' .. md_escape(c.guide_heading) .. '"](' .. c.guide_url ..
     '). Code: ' .. code .. '.'), pandoc.Attr('', {'chapter-links'}))
 end
@@ -604,7 +597,7 @@ local function source_blocks()
       local text = read_file(path) or fail('%s cannot be read', path)
       out:insert(pandoc.Div({
         pandoc.Para(md_inlines('`' .. path .. '`, a source file of chapter ' .. chapter_ref(c.nn) ..
-          (SOURCE_URL ~= '' and (' ([published](' .. SOURCE_URL .. '/' .. path .. '))') or '') .. '.')),
+          published(path) .. '.')),
         pandoc.CodeBlock(text:gsub('\n$', ''), pandoc.Attr('', {lang_of(f), 'numberLines'}))},
         pandoc.Attr(source_id(c, f), {'source-file'}, {path = path})))
     end
@@ -699,7 +692,7 @@ local function chapter_blocks(c)
   local div = pandoc.walk_block(pandoc.Div(kept), {RawInline = function(r)
     if r.format == 'html' and r.text:match('^<!%-%-') then return {} end
   end})
-  return pandoc.walk_block(pandoc.walk_block(div, {Inlines = units}), {Str = function(s) return superscripts(s) end}).content
+  return typeset(div).content
 end
 
 ---------------------------------------------------------------------------------------------
@@ -725,15 +718,14 @@ local function gpus_blocks()
     return md_blocks('**No GPU has been measured yet:** there is no results file. Every chapter says ' ..
       '"not measured yet" until `make results` has run on a machine with a GPU.')
   end
-  local header = {cell('GPU'), cell('CC'), cell('SMs'), cell('SM clock (MHz)'), cell('CUDA: driver / runtime'), cell('Chapters'), cell('Measured')}
+  local header = {'GPU', 'CC', 'SMs', 'SM clock (MHz)', 'CUDA: driver / runtime', 'Chapters', 'Measured'}
   local rows = {}
   for _, g in ipairs(DATA.gpus) do
     local clock = g.sm_clock_mhz and {string.format('%d', g.sm_clock_mhz[1]), string.format('%d', g.sm_clock_mhz[2])}
-    rows[#rows + 1] = {cell(md_escape(g.name)), cell(join(g.cc)), cell(join(g.sms)), cell(range(clock)), cell(join(g.cuda)),
-                       cell(tostring(#g.chapters)), cell(range(g.dates))}
+    rows[#rows + 1] = {md_escape(g.name), join(g.cc), join(g.sms), range(clock), join(g.cuda),
+                       tostring(#g.chapters), range(g.dates)}
   end
-  return {table_block('', 'The GPUs measured, from their results files.',
-    {'AlignLeft', 'AlignLeft', 'AlignRight', 'AlignRight', 'AlignLeft', 'AlignRight', 'AlignLeft'}, header, rows)}
+  return {table_block('', 'The GPUs measured, from their results files.', 'LLRRLRL', header, rows)}
 end
 
 -- Per GPU with both roofs measured, its roofline (charts.lua), and which chapters it cannot place.
@@ -781,21 +773,19 @@ local function summary_blocks()
   if #DATA.summary == 0 then
     return md_blocks('**Not measured yet.** No written chapter has both a naive and an optimized result on any GPU.')
   end
-  local header, aligns = {cell('Chapter'), cell('Predicted')}, {'AlignLeft', 'AlignRight'}
-  for _, g in ipairs(DATA.gpus) do header[#header + 1] = cell(md_escape(g.short)); aligns[#aligns + 1] = 'AlignRight' end
   local rows = {}
   for _, r in ipairs(DATA.summary) do
     local p = by_nn[r.nn].prediction
-    local line = {cell(chapter_ref(r.nn)), cell(p and string.format('%g–%g×', p.speedup[1], p.speedup[2]) or '—')}
+    local line = {chapter_ref(r.nn), p and string.format('%g–%g×', p.speedup[1], p.speedup[2]) or '—'}
     for _, g in ipairs(DATA.gpus) do
       local x = r.speedups[g.slug]
-      line[#line + 1] = cell(not x and '—' or (speedup_md(x.speedup) .. '×' .. (x.prediction and (', ' .. verdict(x.prediction)) or '') ..
-        (x.stale and ' **STALE**' or '')))
+      line[#line + 1] = not x and '—' or (speedup_md(x.speedup) .. '×' .. (x.prediction and (', ' .. verdict(x.prediction)) or '') ..
+        (x.stale and ' **STALE**' or ''))
     end
     rows[#rows + 1] = line
   end
   local out = pandoc.List({table_block('S', 'Speedup of the optimized program over the naive one (ratio of medians) ' ..
-    'against the range its chapter predicted, and whether it fell inside that range.', aligns, header, rows)})
+    'against the range its chapter predicted, and whether it fell inside that range.', 'L', by_gpu({'Chapter', 'Predicted'}), rows)})
   local crows = {}
   for _, r in ipairs(DATA.summary) do
     local p, sp = by_nn[r.nn].prediction, {}
@@ -818,7 +808,7 @@ local function guideline_blocks()
   for _, g in ipairs(DATA.guidelines.rows) do
     counts[g.status] = counts[g.status] + 1
     local where = #g.shown_in > 0 and refs(g.shown_in) or ('Not shown by a timing pair: ' .. g.why .. ' See ' .. refs(g.see) .. '.')
-    rows[#rows + 1] = {cell(g.id), cell(g.guide), cell(g.recommendation), cell(where)}
+    rows[#rows + 1] = {g.id, g.guide, g.recommendation, where}
   end
   local out = md_blocks(string.format('The Programming Guide\'s performance chapter asks for an action in %d sentences. ' ..
     'Here is each of them in our own words, with the chapter that demonstrates it by a timing pair. Chapters that are not ' ..
@@ -826,8 +816,7 @@ local function guideline_blocks()
     'how much is covered today: %d recommendations are demonstrated by a written chapter, %d wait for a planned chapter, ' ..
     'and %d are not a matter of timing at all.', #rows, counts.written, counts.pending, counts.untimed))
   out:insert(table_block('A', 'The guide\'s recommendations and where this book demonstrates them.',
-    {'AlignLeft', 'AlignLeft', 'AlignLeft', 'AlignLeft'},
-    {cell('\\#'), cell('Guide'), cell('Recommendation, in our words'), cell('Shown in')}, rows, {'guideline-index'}))
+    'LLLL', {'\\#', 'Guide', 'Recommendation, in our words', 'Shown in'}, rows, {'guideline-index'}))
   local extra = {}
   for _, nn in ipairs(DATA.guidelines.beyond) do
     local c = by_nn[nn]
@@ -844,7 +833,6 @@ local function edition_blocks()
   local written, counts = 0, {written = 0, pending = 0, untimed = 0}
   for _, c in ipairs(DATA.chapters) do if c.status == 'written' then written = written + 1 end end
   for _, g in ipairs(DATA.guidelines.rows) do counts[g.status] = counts[g.status] + 1 end
-  -- Where the code lives: its published address (BOOK_SOURCE_URL), where one is configured.
   local where, hash, dirty, date = SOURCE_URL ~= '' and ('Its code lives at <' .. SOURCE_URL .. '>. ') or '', commit()
   return md_blocks(where .. string.format('This copy was built from commit `%s`%s of %s. It has %d of the %d planned chapters; ' ..
     'of the guide\'s %d recommendations, %d are demonstrated by a written chapter, %d wait for a planned one, and %d ' ..
@@ -869,17 +857,14 @@ local function reproduce_blocks()
     out:insert(pandoc.CodeBlock(table.concat(runs, '\n'), pandoc.Attr('', {'bash'})))
   end
   local hash, dirty = commit()
-  local rows = {
-    {cell('This book built from commit'), cell('`' .. hash .. dirty .. '`')},
-    {cell('Pandoc'), cell(md_escape(tostring(PANDOC_VERSION)))},
-    {cell('TeX engine'), cell(md_escape(first_line('xelatex --version')))},
-    {cell('gnuplot'), cell(md_escape(first_line('gnuplot --version')))},
-    {cell('rsvg-convert'), cell(md_escape(first_line('rsvg-convert --version')))}}
-  for _, g in ipairs(DATA.gpus) do
-    rows[#rows + 1] = {cell(md_escape(g.name) .. ' (`' .. g.file .. '`)'), cell(join(g.versions, '; '))}
+  local rows = {{'This book built from commit', '`' .. hash .. dirty .. '`'}, {'Pandoc', md_escape(tostring(PANDOC_VERSION))}}
+  for _, t in ipairs({{'TeX engine', 'xelatex'}, {'gnuplot', 'gnuplot'}, {'rsvg-convert', 'rsvg-convert'}}) do
+    rows[#rows + 1] = {t[1], md_escape(first_line(t[2] .. ' --version'))}
   end
-  out:insert(table_block('B', 'The versions behind this edition of the book.', {'AlignLeft', 'AlignLeft'},
-    {cell('What'), cell('Version')}, rows))
+  for _, g in ipairs(DATA.gpus) do
+    rows[#rows + 1] = {md_escape(g.name) .. ' (`' .. g.file .. '`)', join(g.versions, '; ')}
+  end
+  out:insert(table_block('B', 'The versions behind this edition of the book.', 'LL', {'What', 'Version'}, rows))
   if #DATA.stale > 0 then
     local t = {}
     for _, r in ipairs(DATA.stale) do t[#t + 1] = '- ' .. md_escape(r.file .. ':' .. r.line) .. ': chapter ' .. r.chapter .. ' ' .. md_escape(r.program) .. ' (' .. r.kind .. ')' end
@@ -965,14 +950,9 @@ local function instructor_blocks()
     -- markers around its inline values (their text stays).
     local answers = c.status == 'written' and c.folder and read_file(c.folder .. '/answers.md')
     if answers then
-      answers = answers:gsub('<!%-%-.-%-%->', '')
-      answers = answers:gsub('^#[^\n]*\n', '')
-      answers = answers:gsub('\n## Answers\n', '\n')
+      answers = answers:gsub('<!%-%-.-%-%->', ''):gsub('^#[^\n]*\n', ''):gsub('\n## Answers\n', '\n')
       out:extend(md_blocks('**' .. chapter_ref(c.nn) .. '.**'))
-      -- Read as the READMEs are, with their units (×) and exponents (superscripts).
-      local div = pandoc.Div(pandoc.read(answers, 'gfm+tex_math_dollars+smart').blocks)
-      div = pandoc.walk_block(pandoc.walk_block(div, {Inlines = units}), {Str = function(s) return superscripts(s) end})
-      out:extend(div.content)
+      out:extend(typeset(pandoc.Div(pandoc.read(answers, 'gfm+tex_math_dollars+smart').blocks)).content)
     end
     local ex = readme:match('\n## Exercises\n(.-)\n## ') or readme:match('\n## Exercises\n(.*)$') or ''
     -- the measured settings: {gpu short, knobs map, {variant -> median}}
@@ -1009,8 +989,8 @@ local function instructor_blocks()
           if #hit == 0 then unmeasured[#unmeasured + 1] = c.number .. '.' .. num .. ' (' .. setting .. ')' end
           for _, r in ipairs(hit) do
             local a, b = r.med.naive, r.med.optimized
-            rows[#rows + 1] = {cell(c.number .. '.' .. num), cell(setting), cell(md_escape(r.gpu)), cell(a and number_md(a) or '—'),
-              cell(b and number_md(b) or '—'), cell((a and b) and (speedup_md(a / b) .. '×') or '—')}
+            rows[#rows + 1] = {c.number .. '.' .. num, setting, md_escape(r.gpu), a and number_md(a) or '—',
+              b and number_md(b) or '—', (a and b) and (speedup_md(a / b) .. '×') or '—'}
           end
         end -- an option no measured run sets (a tool's, --size) is not a knob of the chapter
       end
@@ -1018,8 +998,7 @@ local function instructor_blocks()
     if #rows > 0 then
       out:insert(table_block('D', 'Chapter ' .. c.number .. ' (' .. chapter_ref(c.nn) .. '): the settings its exercises ask for, measured: ' ..
         'median time in µs of each program and the optimized program\'s speedup.',
-        {'AlignLeft', 'AlignLeft', 'AlignLeft', 'AlignRight', 'AlignRight', 'AlignRight'},
-        {cell('Exercise'), cell('Setting'), cell('GPU'), cell('naive µs'), cell('optimized µs'), cell('Speedup')}, rows))
+        'LLL', {'Exercise', 'Setting', 'GPU', 'naive µs', 'optimized µs', 'Speedup'}, rows))
     end
   end
   if #unmeasured > 0 then
@@ -1035,8 +1014,7 @@ function Pandoc(doc)
   DATA = json_decode(read_file(path) or fail('cannot read %s', path), fail)
   local out_dir = doc.meta['out-dir'] and stringify(doc.meta['out-dir']) or 'book/out'
   charts = dofile(DIR .. 'charts.lua')(out_dir .. '/charts', fail)
-  pictures = dofile(DIR .. 'pictures.lua')({data = DATA, charts = charts, figure = figure_block, words = words, grouped = grouped,
-    gpu_name = gpu_name, knobs = shell.knobs})
+  pictures = dofile(DIR .. 'pictures.lua')({data = DATA, charts = charts, figure = figure_block, words = words, grouped = grouped, gpu_name = gpu_name})
   for _, c in ipairs(DATA.chapters) do by_nn[c.nn] = c end
   for _, c in ipairs(DATA.chapters) do
     if c.status == 'written' then c.layout = chapter_blocks(c) end

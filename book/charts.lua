@@ -7,6 +7,7 @@
 -- and what the chart draws ({roof = title or nil, ...}), from which book/book.lua writes the caption.
 
 local VARIANT_COLOR = {naive = '#d1603d', optimized = '#2a6fb0', library = '#8c8c8c'}
+local function variant_color(v) return VARIANT_COLOR[v] or '#4d4d4d' end
 -- GPUs get colours of their own, none of them the programs' orange, blue or grey; and a marker each.
 local GPU_COLORS = {'#2e8b57', '#8e44ad', '#c49a1b', '#1b9aaa', '#b5485d', '#4d4d4d'}
 local GPU_MARKERS = {7, 9, 5, 11, 13, 15} -- gnuplot point types: circle, triangle, square, ...
@@ -24,10 +25,16 @@ local function rgb_int(hex) return tonumber(hex:sub(2), 16) end
 local function eod(name, rows, empty) return name .. ' << EOD\n' .. (#rows == 0 and empty or table.concat(rows, '\n')) .. '\nEOD' end
 -- A plot command of CLAUSES, a line each.
 local function plot_of(clauses) return 'plot ' .. table.concat(clauses, ', \\\n     ') .. '\n' end
+-- A row's title cut to N characters; a rows chart's setup with other row names (the phone's, shorter).
+local function clip(title, n) return utf8.len(title) > n and title:sub(1, utf8.offset(title, n) - 1) .. '…' or title end
+local function with_rows(setup, yt) return (setup:gsub("set ytics scale 0 font ',11' %b()", function() return "set ytics scale 0 font ',11' (" .. table.concat(yt, ', ') .. ")" end)) end
 
 local QUEUE = {} -- the charts to draw: names whose script changed
 
 local render_one
+local function terminal(svg, w, h, font)
+  return 'set terminal svg size ' .. w .. ',' .. h .. ' font "DejaVu Sans,' .. font .. '" background rgb "white"\nset output ' .. gq(svg) .. '\n'
+end
 -- Each chart is drawn twice: for a page or the PDF, and for a phone (NAME-phone.svg, 340 units
 -- wide, no text under 11 units, taller), which the HTML edition shows below 600 px so that a
 -- chart fits a 390-px phone's column whole, its text at 11 px or more.
@@ -46,8 +53,7 @@ local function render_chart(name, script, height, width, phone_script, phone_h)
 end
 function render_one(name, script, height, width, font)
   local gp, svg, pdf = CHARTS .. '/' .. name .. '.gp', CHARTS .. '/' .. name .. '.svg', CHARTS .. '/' .. name .. '.pdf'
-  script = 'set terminal svg size ' .. width .. ',' .. height .. ' font "DejaVu Sans,' .. font .. '" background rgb "white"\n' ..
-           'set output ' .. gq(svg) .. '\n' .. script
+  script = terminal(svg, width, height, font) .. script
   if read_file(gp) == script and read_file(pdf) then return svg end -- drawn from this script already
   os.remove(pdf)
   write_file(gp .. '.new', script)
@@ -84,37 +90,21 @@ set key samplen 1.5 spacing 1.1
 ]]
 
 
--- Bars (x, y, colour) with a value label above each, plus optional extra plot clauses. The key
--- sits above the plot, outside it, where it cannot cover a bar or its label.
-local function bar_chart(name, bars, labels, xtics, setup, extra, key)
-  local rows, texts = {}, {}
-  for _, b in ipairs(bars) do
-    rows[#rows + 1] = string.format('%.4f %.6g %.4f %.4f %.6g %.6g %d', b.x, b.y, b.x - b.w, b.x + b.w,
-                                    b.lo or 0, b.hi or b.y, rgb_int(b.color))
-  end
-  for _, l in ipairs(labels) do texts[#texts + 1] = string.format('%.4f %.6g "%s"', l.x, l.y, l.text) end
-  local data = eod('$bars', rows, 'NaN NaN NaN NaN NaN NaN 0') .. '\n' .. eod('$labels', texts, 'NaN NaN ""')
-  local plot = {"$bars using 1:2:3:4:5:6:7 with boxxyerror lc rgb variable notitle",
-                "$labels using 1:2:3 with labels font ',10' offset 0,0.3 notitle"}
-  for _, e in ipairs(extra) do plot[#plot + 1] = e end
-  for _, k in ipairs(key) do plot[#plot + 1] = 'keyentry with boxes fc rgb ' .. gq(k[2]) .. ' title ' .. gq(k[1]) end
-  return render_chart(name, STYLE .. 'set key outside top center horizontal\n' .. data .. '\n' .. setup ..
-    'set xtics (' .. table.concat(xtics, ', ') .. ')\n' .. plot_of(plot))
-end
-
--- One chapter: a bar per program, clustered by GPU, each GPU's roof as a dashed line.
+-- One chapter: a bar per program, clustered by GPU, its value above it, each GPU's roof as a dashed
+-- line. The key sits above the plot, outside it, where it cannot cover a bar or its label.
 local function chapter_chart(nn, chart)
-  local bars, labels, xt, roofs, ymax = {}, {}, {}, {}, 0
+  local bars, rows, labels, texts, xt, roofs, ymax = {}, {}, {}, {}, {}, {}, 0
   local stride = #chart.variants + 1
   for gi, g in ipairs(chart.series) do
     local x0 = (gi - 1) * stride
     for vi, v in ipairs(chart.variants) do
-      local y = g.values[v]
+      local x, y = x0 + vi - 1, g.values[v]
       if y then
-        bars[#bars + 1] = {x = x0 + vi - 1, y = y, w = 0.4, color = VARIANT_COLOR[v] or '#4d4d4d'}
+        bars[#bars + 1] = {x = x, y = y}
+        rows[#rows + 1] = string.format('%.4f %.6g %.4f %.4f %.6g %.6g %d', x, y, x - 0.4, x + 0.4, 0, y, rgb_int(variant_color(v)))
         ymax = math.max(ymax, y)
       elseif g.labels[v] then
-        labels[#labels + 1] = {x = x0 + vi - 1, y = 0, text = g.labels[v]}
+        labels[#labels + 1] = {x = x, y = 0, text = g.labels[v]}
       end
     end
     if g.roof then
@@ -127,17 +117,20 @@ local function chapter_chart(nn, chart)
   for _, b in ipairs(bars) do
     labels[#labels + 1] = {x = b.x, y = b.y + ymax * 0.02, text = ftoa(b.y, b.y >= 100 and 0 or (b.y >= 10 and 1 or 2))}
   end
-  local extra, setup = {}, 'set ylabel ' .. gq(chart.axis) .. '\n' ..
+  for _, l in ipairs(labels) do texts[#texts + 1] = string.format('%.4f %.6g "%s"', l.x, l.y, l.text) end
+  local setup = 'set ylabel ' .. gq(chart.axis) .. '\n' ..
     string.format('set xrange [-0.8:%.2f]\nset yrange [0:%.6g]\n', #chart.series * stride - 1.2, ymax)
+  local plot = {"$bars using 1:2:3:4:5:6:7 with boxxyerror lc rgb variable notitle",
+                "$labels using 1:2:3 with labels font ',10' offset 0,0.3 notitle"}
   local drawn = {variants = chart.variants}
   if #roofs > 0 then
     setup = setup .. eod('$roofs', roofs) .. '\n'
     drawn.roof = chart.roof_title or 'roof'
-    extra[1] = "$roofs using 1:2:3:4 with vectors nohead dt 2 lw 2 lc rgb '#333333' title " .. gq(drawn.roof)
+    plot[3] = "$roofs using 1:2:3:4 with vectors nohead dt 2 lw 2 lc rgb '#333333' title " .. gq(drawn.roof)
   end
-  local key = {}
-  for _, v in ipairs(chart.variants) do key[#key + 1] = {v, VARIANT_COLOR[v] or '#4d4d4d'} end
-  return bar_chart('ch' .. nn, bars, labels, xt, setup, extra, key), drawn
+  for _, v in ipairs(chart.variants) do plot[#plot + 1] = 'keyentry with boxes fc rgb ' .. gq(variant_color(v)) .. ' title ' .. gq(v) end
+  return render_chart('ch' .. nn, STYLE .. 'set key outside top center horizontal\n' .. eod('$bars', rows, 'NaN NaN NaN NaN NaN NaN 0') ..
+    '\n' .. eod('$labels', texts, 'NaN NaN ""') .. '\n' .. setup .. 'set xtics (' .. table.concat(xt, ', ') .. ')\n' .. plot_of(plot)), drawn
 end
 
 -- The programs' rates against the one knob their sweeps vary: a line per program (its colour) and
@@ -193,7 +186,7 @@ local function sweep_chart(nn, sc)
     data[#data + 1] = eod('$s' .. si, rows)
     plot[#plot + 1] = '$s' .. si .. ' using 1:2 with ' .. (category and 'points' or 'linespoints') .. ' lw 2 pt ' .. gpu_marker(gi) ..
                       (category and ' ps 1.2' or ' ps 0.8') .. ' lc rgb ' ..
-                      gq(VARIANT_COLOR[g.program] or '#4d4d4d') .. ' title ' .. gq(g.program .. ', ' .. g.short .. note)
+                      gq(variant_color(g.program)) .. ' title ' .. gq(g.program .. ', ' .. g.short .. note)
   end
   local drawn = {programs = sc.programs, flat = sc.flat}
   for gi, g in ipairs(gpus) do
@@ -256,9 +249,7 @@ local function summary_chart(gpus, rows)
   local band, pts, yt, lo, hi, yshort = {}, {}, {}, 1, 1, {}
   for i, r in ipairs(rows) do
     local y = n - i + 1
-    local title = r.title
-    if utf8.len(title) > 30 then title = title:sub(1, utf8.offset(title, 30) - 1) .. '…' end
-    yt[#yt + 1] = gq(r.nn .. ' ' .. title) .. ' ' .. y
+    yt[#yt + 1] = gq(r.nn .. ' ' .. clip(r.title, 30)) .. ' ' .. y
     yshort[#yshort + 1] = gq(r.nn) .. ' ' .. y
     if r.predicted then
       band[#band + 1] = string.format('%d %.6g %.6g', y, r.predicted[1], r.predicted[2])
@@ -298,8 +289,7 @@ local function summary_chart(gpus, rows)
     "set arrow from 1, graph 0 to 1, graph 1 nohead dt 2 lw 1.5 lc rgb '#333333'\n" ..
     string.format('set xrange [%.6g:%.6g]\nset yrange [0.4:%.1f]\n', lo / 1.6, hi * 1.6, n + 0.6)
   local body = table.concat(data, '\n') .. '\n' .. plot_of(plot)
-  local short = setup:gsub("set ytics scale 0 font ',11' %b()", function() return "set ytics scale 0 font ',11' (" .. table.concat(yshort, ', ') .. ")" end)
-  return render_chart('summary', setup .. body, 100 + 18 * n, 600, short:gsub("set xlabel '[^']*'", "set xlabel 'speedup (log scale)'") .. body), drawn
+  return render_chart('summary', setup .. body, 100 + 18 * n, 600, with_rows(setup, yshort):gsub("set xlabel '[^']*'", "set xlabel 'speedup (log scale)'") .. body), drawn
 end
 
 -- A GPU's roofline: attained FP32 GFLOP/s against arithmetic intensity (flops per DRAM byte), both
@@ -395,8 +385,7 @@ local function roofline_script(g, W, H, FONT, FS, phone)
   -- The probe: the chart as drawn, plus a '+' at two corners of the plot and a label at one.
   local probe_svg = CHARTS .. '/roofline-' .. g.gpu .. (phone and '-phone' or '') .. '.probe.svg'
   local function probe(labels)
-    local script = 'set terminal svg size ' .. W .. ',' .. H .. ' font "DejaVu Sans,' .. FONT .. '" background rgb "white"\n' ..
-      'set output ' .. gq(probe_svg) .. '\n' .. setup .. table.concat(labels, '\n') .. '\n' ..
+    local script = terminal(probe_svg, W, H, FONT) .. setup .. table.concat(labels, '\n') .. '\n' ..
       string.format("set label 'PROBE' at %.6g,%.6g left %s\n", xmin, ymin, font) ..
       string.format('$probe << EOD\n%.6g %.6g\n%.6g %.6g\nEOD\n', xmin, ymin, xmax, ymax) ..
       body:gsub('\n$', '') .. ", \\\n     $probe using 1:2 with points pt 1 notitle\n"
@@ -430,10 +419,10 @@ local function roofline_script(g, W, H, FONT, FS, phone)
   local peak_x = math.min(px(ridge * 1.3, P), X1 - 0.6 * FS * #peak_text - 4) -- inside the plot, right end too
   local labels = {string.format("set label %s at %.6g,%.6g left offset 0,0.8 %s", gq(peak_text), (unpx(peak_x, Y0)), P, font)}
   local copy_text = string.format('copy roof %.0f GB/s', C)
+  local rx, ry = px(ridge, P)
   if phone then
     labels[2] = string.format("set label %s at %.6g,%.6g left %s", gq(copy_text), xmin * 1.15, P * 1.5, font)
   else
-    local rx, ry = px(ridge, P)
     local angle = math.deg(math.atan((Y0 - ry) / (rx - X0)))
     local ca, sa = math.cos(math.rad(angle)), math.sin(math.rad(angle))
     local len = 0.6 * FS * #copy_text
@@ -475,8 +464,6 @@ local function roofline_script(g, W, H, FONT, FS, phone)
       end
     end
   end
-  -- The roof in pixels, two segments.
-  local rx, ry = px(ridge, P)
   local sx0, sy0 = px(xmin, C * xmin)
   segs[#segs + 1] = {sx0, sy0, rx, ry, roof = true}
   segs[#segs + 1] = {rx, ry, X1, ry, roof = true}
@@ -535,9 +522,7 @@ local function roofline_script(g, W, H, FONT, FS, phone)
       leaders[#leaders + 1] = string.format("set arrow from %.6g,%.6g to %.6g,%.6g nohead lw 0.8 lc rgb '#999999' back", fx, fy, tx, ty)
     end
   end
-  table.sort(arrows)
-  table.sort(labels)
-  table.sort(leaders)
+  for _, t in ipairs({arrows, labels, leaders}) do table.sort(t) end
   return setup .. table.concat(arrows, '\n') .. '\n' .. table.concat(leaders, '\n') .. '\n' .. table.concat(labels, '\n') .. '\n' .. body, drawn
 end
 
@@ -564,9 +549,7 @@ local function own_roofs_chart(gpus, rows)
       local rn = r.roofs[g.slug]
       if rn and not names[rn] then names[rn] = true; names[#names + 1] = rn end
     end
-    local title = r.title
-    if utf8.len(title) > 22 then title = title:sub(1, utf8.offset(title, 22) - 1) .. '…' end
-    yt[#yt + 1] = gq(r.nn .. ' ' .. title .. (#names > 0 and (' · ' .. table.concat(names, '/')) or ' · none yet')) .. ' ' .. y
+    yt[#yt + 1] = gq(r.nn .. ' ' .. clip(r.title, 22) .. (#names > 0 and (' · ' .. table.concat(names, '/')) or ' · none yet')) .. ' ' .. y
     yshort[#yshort + 1] = gq(r.nn .. ' · ' .. (#names > 0 and table.concat(names, '/') or 'none yet')) .. ' ' .. y
     if #names > 0 then drawn.chapters[#drawn.chapters + 1] = r.nn else drawn.missing[#drawn.missing + 1] = r.nn end
     for gi, g in ipairs(gpus) do
@@ -615,10 +598,9 @@ local function own_roofs_chart(gpus, rows)
     "set label 'roof (100 %)' at 100, graph 1 center offset 0,0.6 font ',11' tc rgb '#333333'\n" ..
     string.format('set xrange [%.6g:%.6g]\nset yrange [0.4:%.1f]\n', lo / 2, hi * 2, n + 0.6)
   local body = table.concat(data, '\n') .. '\n' .. plot_of(plot)
-  local short = setup:gsub("set ytics scale 0 font ',11' %b()", function() return "set ytics scale 0 font ',11' (" .. table.concat(yshort, ', ') .. ")" end)
   -- On a phone the key is an entry a line (render_chart): four lines, and the roof's label under
   -- them, need a taller top margin than two, or the key covers the first rows and that label.
-  short = short:gsub('set tmargin 3%.5', 'set tmargin ' .. (#gpus * 2 + 2.5))
+  local short = with_rows(setup, yshort):gsub('set tmargin 3%.5', 'set tmargin ' .. (#gpus * 2 + 2.5))
   return render_chart('own-roofs', setup .. body, 130 + 18 * n, 640, short .. body), drawn
 end
 
@@ -712,8 +694,7 @@ end
 -- column of a tile[TILE][ROW] of floats (lane l reads element [l][0]: word ROW * l, bank
 -- word mod 32), for each row length the chapter declares.
 local function banks_diagram(nn, tile, row_lengths)
-  local data, plot, drawn = {}, {}, {panels = {}}
-  local cols = #row_lengths
+  local drawn, cols = {panels = {}}, #row_lengths
   local script = STYLE .. "set multiplot layout 1," .. cols .. "\nunset key\nset grid noxtics noytics\nset border 3\n" ..
     "set xrange [-1.5:31.5]\nset yrange [31.5:-0.5]\nset xtics 0,8,31 scale 1\nset ytics 0,8,31 scale 1\nset xlabel 'bank = word mod 32'\nset ylabel 'lane'\n"
   for k, rl in ipairs(row_lengths) do
@@ -946,10 +927,11 @@ end
 local function requests_diagram(nn, panels)
   local n = 0
   for _, p in ipairs(panels) do n = math.max(n, #p.rows) end
+  local rows_y = table.concat({n // 4, n // 2, 3 * n // 4, n}, ', ')
   local script = STYLE .. "set multiplot layout 1," .. #panels .. "\nset tmargin 3.5\nunset key" ..
     "\nset grid noxtics noytics\nset border 3\n" ..
     string.format("set xrange [-0.5:31.5]\nset yrange [%.1f:0.5]\nset xtics 0,8,31 scale 1\nset ytics (1, %s) scale 1\nset xlabel 'lane'\n",
-      n + 0.5, table.concat({n // 4, n // 2, 3 * n // 4, n}, ', '))
+      n + 0.5, rows_y)
   local drawn = {panels = {}}
   for k, p in ipairs(panels) do
     local pts = {}
@@ -959,7 +941,7 @@ local function requests_diagram(nn, panels)
     drawn.panels[k] = {title = p.title, rows = #p.rows}
     -- A panel of a few rows (p.own) on its own scale, its rows tall enough to tell apart, its note under them.
     local own = p.own and string.format("set yrange [%.1f:0.5]\nset ytics 1,1,%d\n", #p.rows + (p.note and 1.5 or 0.5), #p.rows) or
-      string.format("set yrange [%.1f:0.5]\nset ytics (1, %s)\n", n + 0.5, table.concat({n // 4, n // 2, 3 * n // 4, n}, ', '))
+      string.format("set yrange [%.1f:0.5]\nset ytics (1, %s)\n", n + 0.5, rows_y)
     local color = #p.rows > 8 and '#d1603d' or '#2a6fb0'
     script = script .. string.format("set title %s font ',11'\nset ylabel %s\nunset label\n", gq(p.title), gq(p.ylabel)) .. own ..
       (p.says and string.format("set label %s at graph 0.5,1.06 center font ',10' tc rgb '%s'\n", gq(p.says), color) or '') ..
@@ -1031,9 +1013,8 @@ end
 -- ({x0, x1, row, colour, text inside or nil}) in rows named by ytics ({{name, y}}), a dashed line
 -- where a recorded time ends ({x, text, y of the text, gap}: the line up to its text, in an empty row
 -- above the boxes, so that a higher text clears a lower line; gap, if given, characters more between
--- them), a title per panel; all panels
--- share one time axis, so that their lengths compare, but a panel with own = true (own_margin: its
--- right edge, a factor of its extent) has its own.
+-- them), a title per panel; all panels share one time axis, so that their lengths compare, but a
+-- panel with own = true (own_margin: its right edge, a factor of its extent) has its own.
 local function extent(p, right) -- the latest a panel's boxes and marks reach, or RIGHT
   for _, b in ipairs(p.boxes) do right = math.max(right, b[2]) end
   for _, m in ipairs(p.marks) do right = math.max(right, m[1]) end
@@ -1048,11 +1029,8 @@ local function streams_diagram(nn, panels, xlabel, key, height)
     string.format("set xrange [0:%.5g]\nset xtics scale 1\nset ytics scale 0 font ',10'\n", right)
   for k, p in ipairs(panels) do
     local rows, text = {}, {}
-    if p.own then -- a panel on a time axis of its own: its own extent
-      right = extent(p, 0) * (p.own_margin or 1.03)
-      script = script .. string.format("set xrange [0:%.5g]\n", right)
-    elseif right ~= shared then -- after a panel of its own: the shared axis again
-      right = shared
+    if p.own or right ~= shared then -- a panel on a time axis of its own, or the shared one again after it
+      right = p.own and extent(p, 0) * (p.own_margin or 1.03) or shared
       script = script .. string.format("set xrange [0:%.5g]\n", right)
     end
     local gap = right * 0.0012
@@ -1130,7 +1108,6 @@ local function inflight_diagram(nn, gpus)
     local line = {gpu = g.gpu, short = g.short, l0 = g.l0, ns = ftoa(g.l0, 0) .. ' ns', sms = g.sms, per_ns = g.per_ns, points = pts,
       least = {name = l[3], warps = l.warps, loads = l.loads, width = l.width, bytes = l[1], kb = kib(l[1]), rate = l.rate}}
     drawn.lines[gi] = line
-    -- Little's law at L0: the share of the roof bytes / L0 reaches, capped at 100%.
     local a = 100 / (g.l0 * g.per_ns) / shift -- drawn at the GPU's shifted bytes, as its markers are
     lines[#lines + 1] = string.format("(x * %.6g < 100 ? x * %.6g : 100) with lines dt 2 lw 2 lc rgb %s title %s", a, a, gq(gpu_color(gi)),
       gq(string.format('%s: bytes in flight / %s', g.short, line.ns)))
@@ -1203,7 +1180,6 @@ local function tiling_diagram(nn, tile, panels)
       "plot $t" .. k .. " using (($1+$2)/2):(($3+$4)/2):1:2:3:4:5 with boxxyerror fs solid 1.0 noborder lc rgb variable notitle\n"
   end
   script = script .. 'unset multiplot\n'
-  -- On a phone the panels are stacked, each the column's width.
   return render_chart('ch' .. nn .. '-tiling', script, 370, 680, stacked(script, #panels), 340 * #panels), drawn
 end
 

@@ -3,25 +3,21 @@ book/charts.lua, once the data and the charts are known). Returns function(book)
 function(chapter) -> the chapter's figure block or nil}, where book is {data = the JSON of
 `scripts/results.py book-json`, charts = book/charts.lua's functions, figure = book.lua's
 figure_block, words = its word lists ("a, b and c"), grouped = its thousands separator, gpu_name = a GPU's
-short name, knobs = book/shell.lua's reading of a row's knobs}. A picture
-is computed from what the chapter's programs recorded, drawn by charts.lua; its caption says what
-it draws, and what the caption restates of a GPU's record goes into figures.json for
-book/check_pdf.py diagrams. ]]
+short name}. A picture is computed from what the chapter's programs recorded (knobs, sizes, ptxas
+and ncu figures) and their own arithmetic, drawn by charts.lua, and goes before the chapter's first
+listing; its caption says what it draws, and what the caption restates of a GPU's record goes into
+figures.json for book/check_pdf.py diagrams. ]]
 
-local DATA, charts, figure_block, words, grouped, gpu_name, knob_table
-
-local sorted = dofile((debug.getinfo(1, 'S').source:match('^@(.*/)') or './') .. 'shell.lua').spairs -- pairs() in key order:
--- what a picture's data lists (figures.json) comes out the same every build
-
--- Pictures of the mechanism a chapter teaches, computed by charts.lua from what the chapter's
--- programs recorded (knobs, sizes, ptxas and ncu figures) and the programs' own arithmetic; each
--- goes before the chapter's first listing.
+local DATA, charts, figure_block, words, grouped, gpu_name
+local shell = dofile((debug.getinfo(1, 'S').source:match('^@(.*/)') or './') .. 'shell.lua')
+local sorted, knob_table = shell.spairs, shell.knobs -- sorted: figures.json lists the same every build
 
 -- A chapter's picture, numbered; its caption says what the chart drew ("Chapter N:" goes, the
 -- label names the chapter).
 local function picture(c, caption, svg, drawn) return figure_block(c.nn, 'Chapter ' .. c.number .. ': ' .. caption, svg, drawn) end
 -- A GPU in a caption: the first word of its short name ("H100").
 local function short(slug) return gpu_name(slug):match('^%S+') end
+local function knobs_of(c) return knob_table((c.results[1] or {}).knobs) end -- the first results row's
 
 -- Each GPU's record ({gpu, size, m = {metric -> {program -> value}}}), the results' first GPU
 -- first, each also under its GPU's slug.
@@ -40,10 +36,14 @@ local function recorded(c, name) -- one metric as each GPU recorded it: {gpu -> 
   for _, r in ipairs(records(c)) do out[r.gpu] = r.m[name] end
   return out
 end
+local function per_record(c, f) local out = {}; for _, r in ipairs(records(c)) do out[#out + 1] = f(r) end; return out end -- f's non-nil answers
+local function any_gpu(c, name) return select(2, next(recorded(c, name))) or {} end -- one GPU's {program -> value}
 -- What every GPU recorded beside a figure a picture draws, for check_pdf.py diagrams (drawn's
 -- per_request, each within half): drawn is {{program, value}}, f(m, size, program) the recorded
 -- figure; a counter a GPU lacks is recorded as nothing, which the check reports.
-local function against(list, recs, what, drawn, f)
+local function against(fig, recs, what, drawn, f)
+  fig.per_request = fig.per_request or {}
+  local list = fig.per_request
   for _, r in ipairs(recs) do
     for _, d in ipairs(drawn) do
       local ok, v = pcall(f, r.m, r.size, d[1])
@@ -67,6 +67,24 @@ local function resident(r, threads, regs, smem)
   }
   local least = math.min(table.unpack(limits))
   return least, limits
+end
+-- The rules of the first GPU's compute capability, and that capability.
+local function rules_of()
+  local cc = ((DATA.gpus[1] or {}).cc or {})[1]
+  return cc and OCCUPANCY[cc], cc
+end
+-- charts.occupancy's curves: each limit keep allows (f(x) -> resident()), then the least.
+local LIMITS = {'warp/block limit', 'register limit', 'shared-memory limit'}
+local function occupancy_curves(xs, f, keep)
+  local curves, named = {{}, {}, {}, {}}, {}
+  for i, x in ipairs(xs) do
+    local least, limits = f(x)
+    for k = 1, 3 do curves[k][i] = limits[k] end
+    curves[4][i] = least
+  end
+  for k = 1, 3 do if not keep or keep(curves[k]) then named[#named + 1] = {LIMITS[k], curves[k]} end end
+  named[#named + 1] = {'resident warps', curves[4]}
+  return named
 end
 
 -- A caption's restatement of a recorded figure, for check_pdf.py diagrams: the text as printed,
@@ -95,8 +113,7 @@ local function one_gpu(c)
       for prog, v in sorted(values) do all[#all + 1] = {gpu = x.gpu, program = prog, metric = metric, value = v} end
     end
   end
-  local at = {gpu = r.gpu, short = r.gpu, size = r.size, knobs = knob_table(r.knobs), figures = all}
-  for _, g in ipairs(DATA.gpus) do if g.slug == r.gpu then at.short = g.short end end
+  local at = {gpu = r.gpu, short = gpu_name(r.gpu), size = r.size, knobs = knob_table(r.knobs), figures = all}
   function at.say(prog, metric, fmt, scale) return stated(said, r.gpu, prog, metric, ev[metric][prog], fmt, scale) end
   function at.restated(drawn) drawn.said, drawn.recorded, drawn.gpu = said, all, r.gpu end
   return ev, at
@@ -125,6 +142,28 @@ local function pipeline_model(stage_ms, n, chunks, streams, engines)
   return boxes, last
 end
 
+-- The caption of a bytes-in-flight picture (chapters 06 and 07), from what it drew; sweep: what its sweep rows are.
+local function inflight_caption(c, drawn, sweep)
+  local p, n = drawn.programs, drawn.lines
+  local function each(f) local t = {}; for k, x in ipairs(n) do t[k] = f(x) .. ' on the ' .. x.short end; return words(t) end
+  local function prog(x) return string.format('%d warp%s × %d load%s', x.warps, x.warps == 1 and '' or 's', x.loads, x.loads == 1 and '' or 's') end
+  local same = #n == 2 and n[1].least.name == n[2].least.name and n[1].least.kb == n[2].least.kb
+  return 'Chapter ' .. c.number .. ': the bytes of loads each SM keeps in flight (resident warps × 32 threads × ' ..
+    'bytes per load × loads in flight per thread) against the share of the copy roof each launch reached, on each GPU: naive ' ..
+    prog(p[1]) .. ' (' .. p[1].kb .. '), optimized ' .. prog(p[2]) .. ' (' .. p[2].kb .. '), the small points the ' .. sweep ..
+    '; each GPU\'s markers and line are drawn a little to its own side of their bytes. Little\'s law: the rate is the bytes in flight ' ..
+    'over the latency. The dashed lines draw it at a fixed latency L0, as a share of each GPU\'s copy roof, capped at 100%: L0 is ' ..
+    'the latency the least-loaded point implies (the ' .. (same and (n[1].least.name .. ' launch with the fewest bytes in flight, ' .. n[1].least.kb ..
+    ', on both GPUs') or each(function(x) return x.least.name .. ' launch with the fewest bytes in flight, ' .. x.least.kb end)) ..
+    '), its bytes in flight per SM over its reads per SM per nanosecond: ' .. each(function(x) return x.ns end) ..
+    '. That launch reaches ' ..
+    each(function(x) return string.format('%.0f%% of the roof', 100 * x.least.rate / (2 * x.per_ns * x.sms)) end) ..
+    ': L0 is an upper bound on the unloaded latency, the closer the less of the roof that launch reaches (chapters 06 and 07 ' ..
+    'reach theirs at different shares, and their L0 differ). Where the points fall below their line the latency has risen: ' ..
+    'the memory system fills, and each added byte in flight buys less rate. Computed from the results rows, the sweeps, the copy roofs ' ..
+    'and the recorded occupancy and loads, not drawn by hand; the book\'s check compares the warps, loads and bytes with what ' ..
+    'each GPU recorded and recomputes L0 from the least-loaded point.'
+end
 -- Bytes in flight per SM (Little's law) for chapters 06 and 07: each program's loads in flight per
 -- SM (resident warps x 32 threads x bytes per load x loads in flight per thread) against the share
 -- of the copy roof it reached, its sweep rows as points, and Little's law at a fixed latency L0 as
@@ -135,7 +174,7 @@ end
 -- else the warps recorded; loads(record, prog, knobs) and width(record, prog), the loads in flight
 -- per thread and the bytes per thread-load, read the GPU's record (records).
 local function inflight(c, o)
-  local rules = OCCUPANCY[((DATA.gpus[1] or {}).cc or {})[1] or '']
+  local rules = rules_of()
   if not rules then return nil end
   local gpus, recs, evidence = {}, records(c), {}
   for _, r in ipairs(c.results) do
@@ -180,29 +219,7 @@ local function inflight(c, o)
   if #gpus == 0 then return nil end
   local svg, drawn = charts.inflight(c.nn, gpus)
   drawn.evidence, drawn.max_warps = evidence, rules.warps
-  return svg, drawn
-end
--- The caption of a bytes-in-flight picture (chapters 06 and 07), from what it drew.
-local function inflight_caption(c, drawn, sweep)
-  local p, n = drawn.programs, drawn.lines
-  local function each(f) local t = {}; for k, x in ipairs(n) do t[k] = f(x) .. ' on the ' .. x.short end; return words(t) end
-  local function prog(x) return string.format('%d warp%s × %d load%s', x.warps, x.warps == 1 and '' or 's', x.loads, x.loads == 1 and '' or 's') end
-  local same = #n == 2 and n[1].least.name == n[2].least.name and n[1].least.kb == n[2].least.kb
-  return 'Chapter ' .. c.number .. ': the bytes of loads each SM keeps in flight (resident warps × 32 threads × ' ..
-    'bytes per load × loads in flight per thread) against the share of the copy roof each launch reached, on each GPU: naive ' ..
-    prog(p[1]) .. ' (' .. p[1].kb .. '), optimized ' .. prog(p[2]) .. ' (' .. p[2].kb .. '), the small points the ' .. sweep ..
-    '; each GPU\'s markers and line are drawn a little to its own side of their bytes. Little\'s law: the rate is the bytes in flight ' ..
-    'over the latency. The dashed lines draw it at a fixed latency L0, as a share of each GPU\'s copy roof, capped at 100%: L0 is ' ..
-    'the latency the least-loaded point implies (the ' .. (same and (n[1].least.name .. ' launch with the fewest bytes in flight, ' .. n[1].least.kb ..
-    ', on both GPUs') or each(function(x) return x.least.name .. ' launch with the fewest bytes in flight, ' .. x.least.kb end)) ..
-    '), its bytes in flight per SM over its reads per SM per nanosecond: ' .. each(function(x) return x.ns end) ..
-    '. That launch reaches ' ..
-    each(function(x) return string.format('%.0f%% of the roof', 100 * x.least.rate / (2 * x.per_ns * x.sms)) end) ..
-    ': L0 is an upper bound on the unloaded latency, the closer the less of the roof that launch reaches (chapters 06 and 07 ' ..
-    'reach theirs at different shares, and their L0 differ). Where the points fall below their line the latency has risen: ' ..
-    'the memory system fills, and each added byte in flight buys less rate. Computed from the results rows, the sweeps, the copy roofs ' ..
-    'and the recorded occupancy and loads, not drawn by hand; the book\'s check compares the warps, loads and bytes with what ' ..
-    'each GPU recorded and recomputes L0 from the least-loaded point.'
+  return figure_block(c.nn, inflight_caption(c, drawn, o.sweep), svg, drawn)
 end
 
 -- The sectors a request touches: the 32-byte sectors under its lanes' {byte, bytes}.
@@ -280,8 +297,7 @@ local DIAGRAMS = {
       {{'cudaMalloc ' .. say('naive', 'loop_alloc_us', '%.1f µs'), ALLOC}, {'cudaFree ' .. say('naive', 'free_us', '%.1f µs'), FREE},
        {'launch', LAUNCH}, {'wait for the device', WAIT}, {'kernel', KERNEL[1]}}, 400)
     at.restated(drawn)
-    drawn.per_request = {}
-    against(drawn.per_request, records(c), 'allocation calls per iteration', {{'naive', allocs[1] / 3}, {'optimized', allocs[2] / 3}},
+    against(drawn, records(c), 'allocation calls per iteration', {{'naive', allocs[1] / 3}, {'optimized', allocs[2] / 3}},
       function(m, _, prog) return m.alloc_calls_per_iter[prog] end)
     return picture(c, 'three iterations of each program\'s loop on a model clock, from what the ' ..
       short(at.gpu) .. ' recorded: naive\'s cudaMalloc as long as it took in the loop (' .. say('naive', 'loop_alloc_us', '%.1f µs') ..
@@ -317,11 +333,10 @@ local DIAGRAMS = {
     end
     local svg, drawn = charts.traffic(c.nn, progs)
     local rows = drawn.rows
-    drawn.per_request = {}
     local function per_kernel(i) local o = {}; for k, p in ipairs(progs) do o[k] = {p[1], p[2][1][i] * #p[2]} end; return o end
-    against(drawn.per_request, recs, 'DRAM bytes read per element', per_kernel(2), function(m, size, p) return m['dram__bytes_read.sum'][p] / size end)
-    against(drawn.per_request, recs, 'DRAM bytes written per element', per_kernel(3), function(m, size, p) return m['dram__bytes_write.sum'][p] / size end)
-    against(drawn.per_request, recs, 'kernels (16-byte loads in the SASS)', {{'naive', rows[1].kernels}, {'optimized', rows[2].kernels}},
+    against(drawn, recs, 'DRAM bytes read per element', per_kernel(2), function(m, size, p) return m['dram__bytes_read.sum'][p] / size end)
+    against(drawn, recs, 'DRAM bytes written per element', per_kernel(3), function(m, size, p) return m['dram__bytes_write.sum'][p] / size end)
+    against(drawn, recs, 'kernels (16-byte loads in the SASS)', {{'naive', rows[1].kernels}, {'optimized', rows[2].kernels}},
       function(m, _, p) return m['LDG.E.128'][p] end)
     return picture(c, 'the bytes each element moves through DRAM, kernel by kernel: ' ..
       rows[1].name .. ' (' .. rows[1].kernels .. ' kernels, ' .. rows[1].bytes .. ' bytes, each intermediate written and read back: ' ..
@@ -332,9 +347,7 @@ local DIAGRAMS = {
       'of each kernel. Not drawn by hand; the book\'s check compares the totals with each GPU\'s record.', svg, drawn)
   end,
   ['10'] = function(c)
-    local g = DATA.gpus[1]
-    local cc = g and g.cc and g.cc[1]
-    local rules = cc and OCCUPANCY[cc]
+    local rules, cc = rules_of()
     -- The blocks of this kernel the shared memory of an SM holds: Nsight Compute's shared-memory
     -- limit, the most any launch on the first results GPU got (the driver sets aside less shared
     -- memory for a launch that needs less: the 1024-thread blocks, 2 to an SM, got room for 3).
@@ -342,22 +355,17 @@ local DIAGRAMS = {
     local limit = recs[1] and recs[1].m['launch__occupancy_limit_shared_mem'] or {}
     local smem_blocks
     for _, v in pairs(limit) do smem_blocks = math.max(smem_blocks or 0, math.floor(v)) end
-    local regs = next(recorded(c, 'registers')) and select(2, next(recorded(c, 'registers'))).naive
+    local regs = any_gpu(c, 'registers').naive
     regs = regs and math.floor(regs)
-    local block = knob_table((c.results[1] or {}).knobs).block
+    local block = knobs_of(c).block
     if not (rules and smem_blocks and regs and block) then return nil end
     local smem = rules.smem // smem_blocks - rules.reserved -- the most a block can take, smem_blocks fitting
-    local names = {'warp/block limit', 'register limit', 'shared-memory limit'}
-    local curves, best, best_t = {{}, {}, {}, {}}, -1, 0
-    for t = 32, 1024, 32 do
-      local least, limits = resident(rules, t, regs, smem)
-      for k = 1, 3 do curves[k][#curves[k] + 1] = limits[k] end
-      curves[4][#curves[4] + 1] = least
-      if least >= best then best, best_t = least, t end -- the API: the most warps, the largest block on a tie
+    local xs, best, best_t = {}, -1, 0
+    for t = 32, 1024, 32 do xs[#xs + 1] = t end
+    local named = occupancy_curves(xs, function(t) return resident(rules, t, regs, smem) end)
+    for i, w in ipairs(named[4][2]) do
+      if w >= best then best, best_t = w, xs[i] end -- the API: the most warps, the largest block on a tie
     end
-    local named = {}
-    for k = 1, 3 do named[#named + 1] = {names[k], curves[k]} end
-    named[#named + 1] = {'resident warps', curves[4]}
     -- Each point labelled beside it (no key): naive's right of its point, low; the API's choice's
     -- under the curve, right-aligned, a thin line up to its point.
     local low = (resident(rules, block, regs, smem))
@@ -365,8 +373,6 @@ local DIAGRAMS = {
       {'optimized', best_t, best, {program = 'optimized'}, {'optimized, the API\'s choice:', best_t .. ' threads, ' .. best .. ' warps'}}}
     marks[1].place = {block + 56, math.max(low - 2.5, 3), 'left'}
     marks[2].place = {best_t - 14, rules.warps * 0.56, 'right', best_t, rules.warps * 0.56 + 2}
-    local xs = {}
-    for t = 32, 1024, 32 do xs[#xs + 1] = t end
     local svg, drawn = charts.occupancy(c.nn, named, marks, rules.warps,
       {xs = xs, label = 'threads per block', range = '0:1056', tics = '0,128', direct = true})
     -- What the occupancy API itself returned on each GPU, for check_pdf.py diagrams.
@@ -382,8 +388,7 @@ local DIAGRAMS = {
       if prog:match('^naive') then naive_runs[#naive_runs + 1] = {prog, select(2, resident(rules, t, regs, smem))[3] // ((t + 31) // 32)} end
     end
     table.sort(naive_runs, function(a, b) return a[1] < b[1] end)
-    drawn.per_request = {}
-    against(drawn.per_request, recs, 'blocks the shared memory holds', naive_runs, function(m, _, prog) return m['launch__occupancy_limit_shared_mem'][prog] end)
+    against(drawn, recs, 'blocks the shared memory holds', naive_runs, function(m, _, prog) return m['launch__occupancy_limit_shared_mem'][prog] end)
     return picture(c, 'resident warps per SM against threads per block for this chapter\'s kernel (' ..
       regs .. ' registers per thread, a table in shared memory that leaves room for ' .. smem_blocks .. ' blocks per SM, as Nsight ' ..
       'Compute recorded on the ' .. short(recs[1].gpu) .. '), by the occupancy rules of compute capability ' .. cc .. ': naive\'s ' .. block .. ' threads hold ' ..
@@ -416,11 +421,10 @@ local DIAGRAMS = {
     -- Each GPU's record: a warp makes one pass, and one more for each divergent branch target
     -- (smsp__sass_branch_targets_threads_divergent over the size / 32 warps); a warp instruction
     -- runs on smsp__thread_inst_executed_per_inst_executed lanes.
-    drawn.per_request = {}
     local recs = records(c)
-    against(drawn.per_request, recs, 'passes per warp', {{'naive', drawn.passes[1] / 2}, {'optimized', drawn.passes[2] / 2}},
+    against(drawn, recs, 'passes per warp', {{'naive', drawn.passes[1] / 2}, {'optimized', drawn.passes[2] / 2}},
       function(m, size, p) return 1 + m['smsp__sass_branch_targets_threads_divergent.sum'][p] / (size / 32) end)
-    against(drawn.per_request, recs, 'lanes active per pass', {{'naive', 64 / drawn.passes[1]}, {'optimized', 64 / drawn.passes[2]}},
+    against(drawn, recs, 'lanes active per pass', {{'naive', 64 / drawn.passes[1]}, {'optimized', 64 / drawn.passes[2]}},
       function(m, _, p) return m['smsp__thread_inst_executed_per_inst_executed.ratio'][p] end)
     return picture(c, 'the lanes of two warps that run each side of the kernel\'s branch, ' ..
       'a row for each pass a warp makes, named with the elements its lanes handle: ' .. progs[1][1] .. ' (warp 0 handles elements ' ..
@@ -430,7 +434,7 @@ local DIAGRAMS = {
       'per pass with the divergent branches and the threads per warp instruction Nsight Compute recorded on each GPU.', svg, drawn)
   end,
   ['15'] = function(c)
-    local stride = knob_table((c.results[1] or {}).knobs).stride
+    local stride = knobs_of(c).stride
     if not stride then return nil end
     local soa, aos = {}, {}
     for l = 0, 31 do soa[l + 1], aos[l + 1] = {4 * l, 4}, {4 * stride * l, 4} end
@@ -439,13 +443,10 @@ local DIAGRAMS = {
       tics = true, xlabel = 'float index (+ the left number); box: a 32-byte sector', needed = 'float a lane reads'})
     -- Below the sectors, DRAM: the naive program's DRAM bytes read over the optimized one's, as
     -- each GPU recorded them (the L2 fetches sectors from DRAM in 64-byte pairs).
-    local ratios = {}
-    for _, r in ipairs(records(c)) do
+    local ratios = per_record(c, function(r)
       local d = r.m['dram__bytes_read.sum'] or {}
-      if d.naive and (d.optimized or 0) > 0 then
-        ratios[#ratios + 1] = each_gpu(drawn, r.gpu, 'naive', 'DRAM bytes over optimized', d.naive / d.optimized, '%.1f×')
-      end
-    end
+      return d.naive and (d.optimized or 0) > 0 and each_gpu(drawn, r.gpu, 'naive', 'DRAM bytes over optimized', d.naive / d.optimized, '%.1f×') or nil
+    end)
     if #ratios == 0 then return nil end
     return picture(c, 'the 32-byte sectors one warp\'s 32 loads touch, each lane ' ..
       'reading one float: the struct of arrays (' .. drawn.rows[1].sectors .. ' sectors, every byte used) and the array of ' ..
@@ -468,21 +469,18 @@ local DIAGRAMS = {
     end
     local svg, drawn = charts.banks(c.nn, tile, rows)
     local p = drawn.panels
-    drawn.per_request = {}
-    against(drawn.per_request, recs, 'floats a tile row holds (shared bytes / ' .. tile .. ' rows / 4)', {{'naive', rows[1]}, {'optimized', rows[2]}},
+    against(drawn, recs, 'floats a tile row holds (shared bytes / ' .. tile .. ' rows / 4)', {{'naive', rows[1]}, {'optimized', rows[2]}},
       function(m, _, prog) return m.smem_bytes[prog] / (tile * 4) end)
-    against(drawn.per_request, recs, 'shared-memory passes per load (recorded passes per LDS)', {{'naive', p[1].ways}, {'optimized', p[2].ways}},
+    against(drawn, recs, 'shared-memory passes per load (recorded passes per LDS)', {{'naive', p[1].ways}, {'optimized', p[2].ways}},
       function(m, _, prog) return m['l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum'][prog] / m['smsp__sass_inst_executed_op_shared_ld.sum'][prog] end)
-    against(drawn.per_request, recs, 'bank conflicts per load', {{'naive', p[1].ways - 1}, {'optimized', p[2].ways - 1}},
+    against(drawn, recs, 'bank conflicts per load', {{'naive', p[1].ways - 1}, {'optimized', p[2].ways - 1}},
       function(m, _, prog) return m['l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum'][prog] / m['smsp__sass_inst_executed_op_shared_ld.sum'][prog] end)
     -- The passes per shared load each GPU recorded (its shared-memory wavefronts over its LDS), as the caption gives them.
-    local seen = {}
-    for _, r in ipairs(recs) do
+    local seen = per_record(c, function(r)
       local w, n = r.m['l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum'] or {}, r.m['smsp__sass_inst_executed_op_shared_ld.sum'] or {}
-      if w.naive and w.optimized and (n.naive or 0) > 0 and (n.optimized or 0) > 0 then
-        seen[#seen + 1] = string.format('%.3g and %.3g passes per load on the %s', w.naive / n.naive, w.optimized / n.optimized, short(r.gpu))
-      end
-    end
+      return w.naive and w.optimized and (n.naive or 0) > 0 and (n.optimized or 0) > 0 and
+        string.format('%.3g and %.3g passes per load on the %s', w.naive / n.naive, w.optimized / n.optimized, short(r.gpu)) or nil
+    end)
     return picture(c, 'the bank each lane of a warp reads when it walks down a column ' ..
       'of the tile (lane l reads element [l][0], word ' .. rows[1] .. ' l or ' .. rows[2] .. ' l, bank = word mod 32): ' ..
       'tile[' .. tile .. '][' .. rows[1] .. '] puts all 32 lanes in one bank (' .. p[1].ways .. '-way conflict, ' ..
@@ -498,8 +496,8 @@ local DIAGRAMS = {
   ['08'] = function(c)
     -- Chapter 10's rules against registers per thread, the block fixed: each program's point at the
     -- registers ptxas gave it (the first GPU's record); the check compares each GPU's ncu figures.
-    local cc = DATA.gpus[1] and DATA.gpus[1].cc and DATA.gpus[1].cc[1]
-    local rules, ev = cc and OCCUPANCY[cc], (c.evidence or {})[1]
+    local rules, cc = rules_of()
+    local ev = (c.evidence or {})[1]
     if not (rules and ev) then return nil end
     local regs, smem = recorded(c, 'registers')[ev.gpu] or {}, recorded(c, 'smem_bytes')[ev.gpu] or {}
     local occ, lim = recorded(c, 'sm__maximum_warps_per_active_cycle_pct'), recorded(c, 'launch__occupancy_limit_registers')
@@ -507,23 +505,14 @@ local DIAGRAMS = {
     -- The block: the knobs' block=, else the warps ncu found resident for naive over the blocks
     -- its register limit allowed (the check then holds every other program to that block).
     local o, l = (occ[ev.gpu] or {}).naive, (lim[ev.gpu] or {}).naive
-    local block = knob_table((c.results[1] or {}).knobs).block or
+    local block = knobs_of(c).block or
       (o and l and l > 0 and math.floor(o * rules.warps / 100 / l + 0.5) * 32)
     if not (block and block > 0 and regs.naive) then return nil end
     local wpb, xs = block // 32, {}
     for r = 8, 255 do xs[#xs + 1] = r end
-    local names = {'warp/block limit', 'register limit', 'shared-memory limit'}
-    local curves = {{}, {}, {}, {}}
-    for i, r in ipairs(xs) do
-      local least, limits = resident(rules, block, r, smem.naive or 0)
-      for k = 1, 3 do curves[k][i] = limits[k] end
-      curves[4][i] = least
-    end
-    local named = {}
-    for k = 1, 3 do -- a limit drawn where it comes within the SM's warps (no shared memory: none)
-      if math.min(table.unpack(curves[k])) <= rules.warps then named[#named + 1] = {names[k], curves[k]} end
-    end
-    named[#named + 1] = {'resident warps', curves[4]}
+    -- A limit drawn where it comes within the SM's warps (no shared memory: none).
+    local named = occupancy_curves(xs, function(r) return resident(rules, block, r, smem.naive or 0) end,
+      function(warps) return math.min(table.unpack(warps)) <= rules.warps end)
     -- Each point labelled with what it costs, from the first GPU's record: the bytes ptxas spilled
     -- (its spill stores) and the kernel's time as Nsight Compute measured it (the one time recorded
     -- for the min-blocks builds, which have no results rows).
@@ -679,19 +668,16 @@ local DIAGRAMS = {
     -- What each GPU recorded, for check_pdf.py diagrams: a warp's LDC is one request and each
     -- replay one more, over the lookup instructions (n / 32 warps x 32 steps: the recorded size);
     -- an LDS the wavefronts of its fullest bank, here averaged over the program's first 1,024 warps.
-    local mean, means = 0, {}
+    local mean = 0
     for w = 0, 1023 do mean = mean + #serve(keys(w, spread), 32) / 1024 end
-    drawn.per_request = {}
-    against(drawn.per_request, records(c), 'constant-cache requests per lookup', {{'naive[--spread 1]', #panels[1].rows}, {'naive', #panels[2].rows}},
+    against(drawn, records(c), 'constant-cache requests per lookup', {{'naive[--spread 1]', #panels[1].rows}, {'naive', #panels[2].rows}},
       function(m, size, p) return 1 + m['sm__idc_divergent_instruction_replays.sum'][p] / size end)
-    against(drawn.per_request, records(c), 'shared-memory passes per lookup (mean of 1,024 warps)', {{'optimized', mean}},
+    against(drawn, records(c), 'shared-memory passes per lookup (mean of 1,024 warps)', {{'optimized', mean}},
       function(m, _, p) return m['l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum'][p] / m['smsp__sass_inst_executed_op_shared_ld.sum'][p] end)
-    for _, r in ipairs(records(c)) do -- the caption restates each GPU's recorded passes per lookup
+    local means = per_record(c, function(r) -- the caption restates each GPU's recorded passes per lookup
       local waves, lds = r.m['l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum'] or {}, r.m['smsp__sass_inst_executed_op_shared_ld.sum'] or {}
-      if waves.optimized and (lds.optimized or 0) > 0 then
-        means[#means + 1] = each_gpu(drawn, r.gpu, 'optimized', 'passes per lookup', waves.optimized / lds.optimized, '%.2f')
-      end
-    end
+      return waves.optimized and (lds.optimized or 0) > 0 and each_gpu(drawn, r.gpu, 'optimized', 'passes per lookup', waves.optimized / lds.optimized, '%.2f') or nil
+    end)
     if #means == 0 then return nil end
     local p = drawn.panels
     return picture(c, 'the lanes of one warp (warp 0 at seed ' .. seed .. ', its first lookup) and ' ..
@@ -708,7 +694,7 @@ local DIAGRAMS = {
   ['20'] = function(c)
     local r1 = c.results[1] or {}
     local n, rows = r1.size, knob_table(r1.knobs).rows
-    local sts = next(recorded(c, 'STS')) and select(2, next(recorded(c, 'STS'))).optimized
+    local sts = any_gpu(c, 'STS').optimized
     if not (n and rows and sts) then return nil end
     local tile = rows * math.floor(sts) -- a thread stores tile / rows elements into the tile, one STS each
     -- Warp 0 of block (0, 0) (threadIdx.y 0), its first load and store (j = 0): lane l is column
@@ -720,16 +706,14 @@ local DIAGRAMS = {
     end
     local svg, drawn = charts.store_sectors(c.nn, {{'both load in[r·n + c]', load}, {'naive stores out[c·n + r]', naive},
       {'optimized stores out[r·n + c]', opt}}, 'in a touched sector, not written by this store')
-    drawn.per_request = {}
-    against(drawn.per_request, records(c), 'sectors per store', {{'naive', drawn.rows[2].sectors}, {'optimized', drawn.rows[3].sectors}},
+    against(drawn, records(c), 'sectors per store', {{'naive', drawn.rows[2].sectors}, {'optimized', drawn.rows[3].sectors}},
       function(m, _, p) return m['l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum'][p] / m['l1tex__t_requests_pipe_lsu_mem_global_op_st.sum'][p] end)
     local r = drawn.rows
     -- The DRAM bytes each GPU recorded written, naive over optimized: the L2 merges a block's partial sectors before DRAM.
-    local merged = {}
-    for _, x in ipairs(records(c)) do
+    local merged = per_record(c, function(x)
       local w = x.m['dram__bytes_write.sum'] or {}
-      if w.naive and (w.optimized or 0) > 0 then merged[#merged + 1] = string.format('%.2f (%s)', w.naive / w.optimized, short(x.gpu)) end
-    end
+      return w.naive and (w.optimized or 0) > 0 and string.format('%.2f (%s)', w.naive / w.optimized, short(x.gpu)) or nil
+    end)
     if #merged == 0 then return nil end
     return picture(c, 'the 32-byte sectors one warp touches (warp 0 of block (0, 0), its first ' ..
       'load and store; a ' .. tile .. ' × ' .. tile .. ' tile, ' .. rows .. ' rows of threads, n = ' .. n .. '): both programs load a run of ' ..
@@ -823,21 +807,17 @@ local DIAGRAMS = {
   ['06'] = function(c)
     -- One 4-byte float per thread-load (the DRAM bytes read per element), one load in flight per
     -- thread (the kernel's pointers may alias: its loads wait on its stores).
-    local svg, drawn = inflight(c, {warps = 'warps-per-sm',
+    return inflight(c, {warps = 'warps-per-sm', sweep = 'other launches of the sweep over the warps per SM',
       loads = function() return 1 end,
       width = function(e, prog) return e.m['dram__bytes_read.sum'][prog] / e.size end})
-    if not svg then return nil end
-    return figure_block(c.nn, inflight_caption(c, drawn, 'other launches of the sweep over the warps per SM'), svg, drawn)
   end,
   ['07'] = function(c)
     -- 16 bytes per thread-load (the array's bytes over the warp-level loads, per thread), the
     -- loads per trip in the kernel's code (the ilp knob's, for a program whose count is the
     -- default knob's).
-    local svg, drawn = inflight(c, {warps = 'warps',
+    return inflight(c, {warps = 'warps', sweep = 'other launches of the sweep over the warps per SM and the loads in flight per thread',
       loads = function(e, prog, knobs, K) local l = e.m['LDG.E.128'][prog]; return l == K.ilp and knobs.ilp or l end,
       width = function(e, prog) return 4 * e.size / e.m['smsp__inst_executed_op_global_ld.sum'][prog] / 32 end})
-    if not svg then return nil end
-    return figure_block(c.nn, inflight_caption(c, drawn, 'other launches of the sweep over the warps per SM and the loads in flight per thread'), svg, drawn)
   end,  ['03'] = function(c)
     -- Each program's batches on a model clock, in the order its loop makes its calls: queue GPU
     -- batch b (a launch takes no host time), then wait for batch b - lag and hash it (naive lag 0,
@@ -919,18 +899,16 @@ local DIAGRAMS = {
     -- What each GPU recorded, for check_pdf.py diagrams: uses per global load = 2 x FFMA / loaded
     -- floats, from ncu (thread FFMAs over 32 floats a global load request) and from the SASS (the
     -- FFMAs over the LDGs of the kernel's code, one float a thread each).
-    drawn.per_request = {}
     local uses = {{'naive', drawn_uses.naive}, {'optimized', drawn_uses.optimized}}
-    against(drawn.per_request, records(c), 'uses per global load (2 FFMA / 32 per load request)', uses, function(m, _, p)
+    against(drawn, records(c), 'uses per global load (2 FFMA / 32 per load request)', uses, function(m, _, p)
       return 2 * m['smsp__sass_thread_inst_executed_op_ffma_pred_on.sum'][p] / (32 * m['l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum'][p]) end)
-    against(drawn.per_request, records(c), 'uses per global load (2 FFMA / LDG in the SASS)', uses, function(m, _, p) return 2 * m.FFMA[p] / m.LDG[p] end)
+    against(drawn, records(c), 'uses per global load (2 FFMA / LDG in the SASS)', uses, function(m, _, p) return 2 * m.FFMA[p] / m.LDG[p] end)
     -- What the caption restates, for check_pdf.py diagrams: each GPU's L1 hit rate of the naive
     -- program's sectors (ncu) and the results' speedup of the tiled program over the naive.
-    local hits, ups = {}, {}
-    for _, r in ipairs(records(c)) do
+    local ups, hits = {}, per_record(c, function(r)
       local v = (r.m['l1tex__t_sector_hit_rate.pct'] or {}).naive
-      if v then hits[#hits + 1] = each_gpu(drawn, r.gpu, 'naive', 'l1tex__t_sector_hit_rate.pct', v, '%.0f%%') end
-    end
+      return v and each_gpu(drawn, r.gpu, 'naive', 'l1tex__t_sector_hit_rate.pct', v, '%.0f%%') or nil
+    end)
     for _, r in ipairs(c.results) do
       local rate = {}
       for _, row in ipairs(r.rows) do rate[row.variant] = row.rate end
@@ -958,7 +936,7 @@ local DIAGRAMS = {
     -- LDG.E 4, LDG.E.64 8, LDG.E.128 16; sass:LDG.E counts every LDG.E*); a record is whole loads
     -- (12 bytes: three 4-byte loads, or one 16-byte load, padded), the records from the next 16-byte
     -- boundary past --offset. The naive program loads a byte a thread, whatever --width says.
-    local K, recs = knob_table((c.results[1] or {}).knobs), records(c)
+    local K, recs = knobs_of(c), records(c)
     local e = recs[1]
     if not (e and K.width and K.offset) then return nil end
     local function access(prog)
@@ -983,9 +961,8 @@ local DIAGRAMS = {
     end
     local svg, drawn = charts.sectors(c.nn, rows, {unit = 1, line = 128, tics = true, xstep = 32,
       xlabel = 'byte (+ the left number); box: a 32-byte sector', needed = 'bytes this load needs', waste = 'not used by this load'})
-    drawn.per_request = {}
     for k, prog in ipairs(progs) do
-      against(drawn.per_request, recs, 'sectors per load request', {{prog, drawn.rows[k].sectors}}, function(m, _, p)
+      against(drawn, recs, 'sectors per load request', {{prog, drawn.rows[k].sectors}}, function(m, _, p)
         return m['l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum'][p] / m['l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum'][p] end)
     end
     -- What padding did to the time, on each GPU: the unpadded struct's median over the padded
@@ -1018,7 +995,7 @@ local DIAGRAMS = {
     -- Warp 0's vector load in rows 0 and 1 of each program, at the recorded cols and vector width
     -- and the pitch each program recorded (host:pitch_bytes); the check runs filter_loads over 32
     -- rows (the row starts repeat modulo 32 bytes within them) for each program and option.
-    local K, recs = knob_table((c.results[1] or {}).knobs), records(c)
+    local K, recs = knobs_of(c), records(c)
     local pitch = {}
     for prog, v in pairs(recs[1] and recs[1].m.pitch_bytes or {}) do pitch[prog] = math.tointeger(v) end
     if not (K.cols and K.vector and pitch.naive and pitch.optimized) then return nil end
@@ -1052,7 +1029,7 @@ local DIAGRAMS = {
       local m = rec.m
       local sec, req = m['l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum'] or {}, m['l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum'] or {}
       for prog, n in sorted(sec) do
-        local p, vec = prog:match('^(%a+)'), tonumber(prog:match('%-%-vector (%d+)') or K.vector)
+        local vec = tonumber(prog:match('%-%-vector (%d+)') or K.vector)
         local s, q = 0, 0
         for r = 0, (m.pitch_bytes or {})[prog] and (req[prog] or 0) > 0 and 31 or -1 do
           for _, lanes in ipairs(filter_loads(K.cols, m.pitch_bytes[prog], vec, r)) do s, q = s + sectors_of(lanes), q + 1 end
@@ -1077,7 +1054,6 @@ local DIAGRAMS = {
 }
 
 return function(book)
-  DATA, charts, figure_block, words, grouped = book.data, book.charts, book.figure, book.words, book.grouped
-  gpu_name, knob_table = book.gpu_name, book.knobs
+  DATA, charts, figure_block, words, grouped, gpu_name = book.data, book.charts, book.figure, book.words, book.grouped, book.gpu_name
   return DIAGRAMS
 end
