@@ -233,7 +233,14 @@ class Chapter:
             # A name among them is a macro of string literals from the chapter's includes.
             def bare(text):
                 return re.sub(r"/\*.*?\*/|//[^\n]*", "", text, flags=re.S)
-            m = NCU_INIT.search(bare(src))
+            code = bare(src)
+            m = NCU_INIT.search(code)
+            # The initializer ends at its comma (or the struct's brace): anything else there (a
+            # lower-case macro, a function-like one) would end the list silently.
+            if m and not re.match(r"\s*[,}]", code[m.end():]):
+                raise ResultsError(f"{rel(path)}: cannot read .ncu_metrics past "
+                                   f"'{code[m.end():m.end() + 20].split(chr(10))[0]}': write it "
+                                   "as string literals and upper-case macros of string literals")
             text = ""
             for lit, name in re.findall(r'"([^"]*)"|([A-Z_][A-Z0-9_]*)', m.group(1) if m else ""):
                 if name:

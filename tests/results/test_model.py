@@ -364,6 +364,10 @@ def main():
                 lambda c: c.declared())
     check("PLANT a name in .ncu_metrics that no header defines: a clear error naming it",
           isinstance(got, str) and "names NO_SUCH" in got, str(got))
+    got = probe('const struct problem PROBLEM = {\n    .ncu_metrics = "a.sum," ncu_more,\n};\n',
+                lambda c: c.declared())
+    check("PLANT a lower-case name in .ncu_metrics: a clear error, not a list cut short",
+          isinstance(got, str) and "cannot read .ncu_metrics past 'ncu_more" in got, str(got))
     # A macro from common/ that the chapter's shared-sources does not list would be left out of
     # its source hash: refused by name (the real chapters that list it read it above).
     got = probe('#include "ncu_stalls.h"\nconst struct problem PROBLEM = {\n'
