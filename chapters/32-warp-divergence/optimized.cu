@@ -1,5 +1,5 @@
 /* Chapter 32, optimized: the same elements, the same paths, but the path is
- * chosen by (threadIdx.x / warpSize) % 2, which is the same for all 32 lanes
+ * chosen by the warp's index in the block, (threadIdx.x / 32) % 2, the same for all 32 lanes
  * of a warp. Warps 2p and 2p+1 of a block share the block's elements
  * 64p .. 64p+63: the first takes the even ones, the second the odd ones. No
  * warp diverges; each runs one path with all its lanes. */
@@ -9,8 +9,10 @@
 // [kernel]
 __global__ void heavy_kernel(float *out, const float *in, long n, int iters)
 {
-    int warp = threadIdx.x / warpSize, lane = threadIdx.x % warpSize;
-    long i = blockIdx.x * (long)blockDim.x + (warp / 2) * 2 * warpSize + 2 * lane + warp % 2;
+    /* 32 lanes, as a constant: warpSize is a value nvcc reads at run time, so dividing by it
+     * compiles to a full unsigned division (chapter 29), which this kernel has no need of. */
+    int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    long i = blockIdx.x * (long)blockDim.x + (warp / 2) * 64 + 2 * lane + warp % 2;
     if (i >= n)
         return;
     float x = in[i], y;
