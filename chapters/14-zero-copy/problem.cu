@@ -45,7 +45,11 @@ __global__ void row_sums_kernel(double *sums, const float *rows, const uint32_t 
         double t = 0;
         if (k < count) {
             const float4 *p = (const float4 *)(rows + r * row_floats);
+#ifdef PLANT_WHOLE_TEAM_PASSES /* planted fault: whole team passes only; --row 48 loses a float4 */
+            for (long c = col; c < vecs / team * team; c += team) {
+#else
             for (long c = col; c < vecs; c += team) {
+#endif
                 float4 v = p[c];
                 t += (double)v.x;
                 t += (double)v.y;
@@ -60,47 +64,6 @@ __global__ void row_sums_kernel(double *sums, const float *rows, const uint32_t 
     }
 }
 // [kernel]
-
-#ifdef PLANT_WHOLE_TEAM_PASSES
-/* Planted fault (plants.tsv): the kernel above with its column loop cut to whole passes of the
- * team, so a row whose float4s the team does not divide (--row 48: 3 float4s, a team of 2)
- * loses its last ones. Every other tested row is a power-of-two number of float4s. */
-__global__ void planted_kernel(double *sums, const float *rows, const uint32_t *idx, long count,
-                               long row_floats)
-{
-    long k0 = (blockIdx.x * (long)BLOCK + threadIdx.x) / 32 * 32;
-    int lane = threadIdx.x % 32;
-    if (k0 >= count)
-        return;
-    long mine = k0 + lane < count ? k0 + lane : count - 1;
-    long r_lane = idx ? (long)idx[mine] : mine;
-    long vecs = row_floats / 4;
-    int team = 1;
-    while (team < 32 && 2 * team <= vecs)
-        team *= 2;
-    int per = 32 / team, me = lane / team, col = lane % team;
-    for (int j = 0; j < 32; j += per) {
-        long k = k0 + j + me;
-        long r = __shfl_sync(0xffffffffu, r_lane, j + me);
-        double t = 0;
-        if (k < count) {
-            const float4 *p = (const float4 *)(rows + r * row_floats);
-            for (long c = col; c < vecs / team * team; c += team) {
-                float4 v = p[c];
-                t += (double)v.x;
-                t += (double)v.y;
-                t += (double)v.z;
-                t += (double)v.w;
-            }
-        }
-        for (int off = team / 2; off > 0; off /= 2)
-            t += __shfl_down_sync(0xffffffffu, t, off, team);
-        if (col == 0 && k < count)
-            sums[k] = t;
-    }
-}
-#define row_sums_kernel planted_kernel
-#endif
 
 void row_sums(const struct table *t, const float *rows, const uint32_t *idx)
 {
