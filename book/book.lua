@@ -255,9 +255,13 @@ local function number_md(x)
   local e = math.floor(math.log(a, 10))
   return ftoa(x / 10 ^ e, 2) .. ' × 10^\u{2212}' .. -e .. '^'
 end
--- A speedup to sensible precision: 1.60×, 23.6×, 236×.
-local function speedup_md(x)
-  return (x >= 100 and ftoa(x, 0)) or (x >= 10 and ftoa(x, 1)) or ftoa(x, 2)
+-- A speedup to sensible precision: 1.60×, 23.6×, 236×; beside a prediction's range (its two
+-- ends), more digits while it would print as an end it missed (2.402, not 2.40, against 2.4).
+local function speedup_md(x, range)
+  local places = (x >= 100 and 0) or (x >= 10 and 1) or 2
+  local function clash(b) return b ~= x and ftoa(b, places) == ftoa(x, places) end
+  while range and places < 6 and (clash(range[1]) or clash(range[2])) do places = places + 1 end
+  return ftoa(x, places)
 end
 
 -- A part of a chapter's full record (every counter; every configuration of a sweep that a chart
@@ -413,7 +417,7 @@ local function claims_blocks(c)
     local said = {}
     for _, g in ipairs(DATA.gpus) do
       local v = p.verdicts[g.slug]
-      if v and v.speedup then said[#said + 1] = speedup_md(v.speedup) .. '× on the ' .. md_escape(g.short) .. ' (' .. verdict(v.verdict) .. ')' end
+      if v and v.speedup then said[#said + 1] = speedup_md(v.speedup, p.speedup) .. '× on the ' .. md_escape(g.short) .. ' (' .. verdict(v.verdict) .. ')' end
     end
     out:extend(md_blocks(string.format('**Predicted:** %g× to %g× faster. ', p.speedup[1], p.speedup[2]) ..
       (#said > 0 and ('**Measured:** ' .. words(said) .. '.') or 'Not measured yet.')))
@@ -779,7 +783,7 @@ local function summary_blocks()
     local line = {chapter_ref(r.nn), p and string.format('%g–%g×', p.speedup[1], p.speedup[2]) or '—'}
     for _, g in ipairs(DATA.gpus) do
       local x = r.speedups[g.slug]
-      line[#line + 1] = not x and '—' or (speedup_md(x.speedup) .. '×' .. (x.prediction and (', ' .. verdict(x.prediction)) or '') ..
+      line[#line + 1] = not x and '—' or (speedup_md(x.speedup, p and p.speedup) .. '×' .. (x.prediction and (', ' .. verdict(x.prediction)) or '') ..
         (x.stale and ' **STALE**' or ''))
     end
     rows[#rows + 1] = line

@@ -40,9 +40,20 @@ def fvalue(x):
     return text
 
 
-def speedup(x):
-    """A ratio of times to sensible precision: 1.60×, 23.6×, 236× (book/book.lua speedup_md)."""
-    return f"{x:.0f}×" if x >= 100 else f"{x:.1f}×" if x >= 10 else f"{x:.2f}×"
+def decisive_places(x, places, bounds=()):
+    """Decimal places for x, at least `places`, and more while x would print as one of the
+    prediction's ends it is not (2.402 against a range ending at 2.4 is a miss, and must not
+    read 2.40; book/book.lua speedup_md does the same)."""
+    while places < 6 and any(b != x and f"{b:.{places}f}" == f"{x:.{places}f}" for b in bounds):
+        places += 1
+    return places
+
+
+def speedup(x, bounds=()):
+    """A ratio of times to sensible precision: 1.60×, 23.6×, 236× (book/book.lua speedup_md);
+    beside a prediction's range, with the digits that tell which side of an end it fell on."""
+    places = decisive_places(x, 0 if x >= 100 else 1 if x >= 10 else 2, bounds)
+    return f"{x:.{places}f}×"
 
 
 def words_number(x):
@@ -241,7 +252,7 @@ def verdict_lines(data, slug, c):
     p = ev.prediction_verdict(data, slug, c.number)
     if p:
         lo, hi = p["range"]
-        got = f" (measured {speedup(p['speedup'])})" if p["speedup"] else ""
+        got = f" (measured {speedup(p['speedup'], p['range'])})" if p["speedup"] else ""
         out.append(f"- The prediction, a speedup of {speedup_range(lo)} to {speedup_range(hi)}: "
                    f"**{p['verdict']}**{got}.")
     observed = []
@@ -368,6 +379,11 @@ def resolve_value(data, c, query):
             x = ev.speedup(data, slug, c.number)
             if x is None:
                 raise ResultsError("no naive and optimized medians in results/")
+            spec = data.specs.get(c.number)
+            fm = re.fullmatch(r"\.(\d)f", fmt or "")
+            if fm and spec and spec["prediction"]:
+                # Never the digits of a range's end that the speedup missed (2.402 -> "2.402").
+                return f"{x:.{decisive_places(x, int(fm.group(1)), spec['prediction']['speedup'])}f}"
         else:
             if rest.startswith("claim "):
                 args = rest.split(None, 2)
@@ -512,12 +528,12 @@ def summary_block(data):
             if s is None:
                 cells.append("not measured")
                 continue
-            cell = f"{s:.2f}x"
+            p = ev.prediction_verdict(data, slug, c.number)
+            cell = f"{s:.{decisive_places(s, 2, p['range'] if p else ())}f}x"
             if o["pct_roof"]:
                 cell += f" ({float(o['pct_roof']):.0f}% of {o['roof_name']} roof)"
             if any(r["source_hash"] != c.hash for r in mine):
                 cell += " stale"
-            p = ev.prediction_verdict(data, slug, c.number)
             if p:
                 cell += f", prediction {p['verdict']}"
             cells.append(cell)

@@ -16,6 +16,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 from guide.evidence import PTXAS_METRICS                            # noqa: E402
 from guide.model import read_toc                                    # noqa: E402
+from guide.render import speedup                                    # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import synth                                                        # noqa: E402
 CHAPTER = "20-matrix-transpose"
@@ -174,6 +175,11 @@ def main():
         want = f'speedup :.1f -->{med["naive"] / med["optimized"]:.1f}<!-- /value -->'
         check("an inline value holds the speedup with its format (the fixture's rows' ratio)",
               want in text, text[:300])
+        check("a speedup just past a prediction's end never prints as that end (2.402x, "
+              "not 2.40x, against 1.2x to 2.4x; 2.398x inside it; 2.3x as 2.30x)",
+              speedup(2.4017, (1.2, 2.4)) == "2.402×" and speedup(2.398, (1.2, 2.4)) == "2.398×"
+              and speedup(2.3, (1.2, 2.4)) == "2.30×" and speedup(35.47, (39, 78)) == "35.5×",
+              f"{speedup(2.4017, (1.2, 2.4))} {speedup(2.398, (1.2, 2.4))}")
         check("an inline value holds a claim's value (3 significant digits)",
               "store-sectors naive -->32.0<!-- /value -->" in text, text[:400])
         check("the evidence block shows the metric rows and the verdicts",
