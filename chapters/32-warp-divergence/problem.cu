@@ -163,8 +163,9 @@ const struct problem PROBLEM = {
                    "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum,"
                    "smsp__issue_active.avg.pct_of_peak_sustained_active,"
                    "smsp__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active",
-    /* Less work per byte: where does memory hide the divergence? */
-    .sweeps = {"--iters 4", "--iters 16", "--iters 64"},
+    /* Less work per byte: where does memory hide the divergence? One step and 1024 are the
+     * ends exercise 1 asks about. */
+    .sweeps = {"--iters 1", "--iters 4", "--iters 16", "--iters 64", "--iters 1024"},
     .device_bytes = device_bytes,
     .host_bytes = host_bytes,
     .create = create,
