@@ -160,9 +160,13 @@ def f1(x):
     return None if x is None else f"{x:.1f}"
 
 
-def speedup_text(x):
-    """A speedup as the book prints it (book/book.lua speedup_md): 1.60, 23.6, 236."""
-    return f"{x:.0f}" if x >= 100 else f"{x:.1f}" if x >= 10 else f"{x:.2f}"
+def speedup_text(x, bounds=()):
+    """A speedup as the book prints it (book/book.lua speedup_md): 1.60, 23.6, 236; beside a
+    prediction's range, with more digits while it would print as an end it is not (2.402)."""
+    places = 0 if x >= 100 else 1 if x >= 10 else 2
+    while places < 6 and any(b != x and f"{b:.{places}f}" == f"{x:.{places}f}" for b in bounds):
+        places += 1
+    return f"{x:.{places}f}"
 
 
 def pdf_records(text, chapters):
@@ -407,7 +411,7 @@ def main(argv):
         # Verdicts and evidence, from the README's evidence block (results.py renders it).
         hint = " (does its README have an <!-- evidence --> block?)"
         for slug, v in (c["prediction"] or {}).get("verdicts", {}).items():
-            said = (f"{speedup_text(v['speedup'])}× on the {short[slug]} ({v['verdict']})"
+            said = (f"{speedup_text(v['speedup'], c['prediction']['speedup'])}× on the {short[slug]} ({v['verdict']})"
                     if v["speedup"] is not None else v["verdict"])
             check(squeeze(said) in squeeze(pdf_text), f"chapter {nn}: the prediction on {slug} "
                   f"({said}) is in the PDF" + ("" if squeeze(said) in squeeze(pdf_text) else hint))
@@ -426,9 +430,11 @@ def main(argv):
                   f"record in the PDF's appendix C" + (f"; missing {missing[:5]}" if missing else ""))
     # Summary, guideline index, links, staleness of everything.
     summary = pdf[pdf.rfind("Summary: every speedup"):]  # the heading, not the contents
+    predicted = {c["nn"]: (c["prediction"] or {}).get("speedup") or () for c in data["chapters"]}
     for s in data["summary"]:
         for slug, x in s["speedups"].items():
-            check(f"{speedup_text(x['speedup'])}×" in summary, f"the summary shows chapter {s['nn']} on {slug} ({speedup_text(x['speedup'])}×)")
+            shown = speedup_text(x["speedup"], predicted.get(s["nn"], ()))
+            check(f"{shown}×" in summary, f"the summary shows chapter {s['nn']} on {slug} ({shown}×)")
     rows = data["guidelines"]["rows"]
     check(len(rows) == 50, f"the guideline index maps all 50 recommendations ({len(rows)})")
     missing = [g["id"] for g in rows if g["id"] not in pdf]

@@ -308,8 +308,40 @@ def evidence_block(data, c):
 
 # ---- listings and diffs -----------------------------------------------------------------
 
+PLANT_IF = re.compile(r"#\s*(ifdef|ifndef|if|elif)\b.*?\bPLANT_\w+")
+DIRECTIVE = re.compile(r"#\s*(if|ifdef|ifndef|elif|else|endif)\b")
+
+
+def without_plants(lines):
+    """The source as it builds without any PLANT_ macro: a planted fault (tests/plants.sh) lives
+    under #ifdef PLANT_NAME (or #if defined, #elif, #ifndef), and is no part of the lesson, so
+    listings and diffs show only the branch the programs run."""
+    out, frames = [], []  # per open #if: (a PLANT_ conditional?, is this branch kept?)
+    for line in lines:
+        d = DIRECTIVE.match(line.strip())
+        kind = d.group(1) if d else None
+        plant = bool(frames) and frames[-1][0]
+        if kind in ("if", "ifdef", "ifndef"):
+            plant = bool(PLANT_IF.match(line.strip()))
+            # #ifndef PLANT_X opens on the program's branch; #ifdef and #if defined on the fault's
+            frames.append((plant, kind == "ifndef" or not plant))
+            if plant:
+                continue
+        elif kind == "endif" and frames:
+            frames.pop()
+            if plant:
+                continue
+        elif kind in ("elif", "else") and plant:
+            # #else of #ifdef PLANT_X is the program; any #elif, or #else of #ifndef, a fault
+            frames[-1] = (True, kind == "else" and not frames[-1][1])
+            continue
+        if all(keep for _, keep in frames):
+            out.append(line)
+    return out
+
+
 def marker_lines(path, name):
-    lines = read_text(path, data_file=False).split("\n")
+    lines = without_plants(read_text(path, data_file=False).split("\n"))
     marks = [i for i, l in enumerate(lines) if l.strip() == f"// [{name}]"]
     if len(marks) != 2:
         raise ResultsError(f"{rel(path)}: expected two '// [{name}]' marker lines, "
@@ -338,7 +370,7 @@ def diff_text(c, args):
     for w in words:
         if not os.path.isfile(os.path.join(c.dir, w)):
             raise ResultsError(f"{rel(c.readme)}: diff of missing file {w}")
-        texts.append(read_text(os.path.join(c.dir, w), data_file=False).split("\n"))
+        texts.append(without_plants(read_text(os.path.join(c.dir, w), data_file=False).split("\n")))
     return "\n".join(difflib.unified_diff(*texts, *words, n=2, lineterm=""))
 
 

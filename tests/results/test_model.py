@@ -16,7 +16,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 from guide.evidence import PTXAS_METRICS                            # noqa: E402
 from guide.model import read_toc                                    # noqa: E402
-from guide.render import speedup                                    # noqa: E402
+from guide.render import speedup, without_plants                    # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import synth                                                        # noqa: E402
 CHAPTER = "20-matrix-transpose"
@@ -180,6 +180,14 @@ def main():
               speedup(2.4017, (1.2, 2.4)) == "2.402×" and speedup(2.398, (1.2, 2.4)) == "2.398×"
               and speedup(2.3, (1.2, 2.4)) == "2.30×" and speedup(35.47, (39, 78)) == "35.5×",
               f"{speedup(2.4017, (1.2, 2.4))} {speedup(2.398, (1.2, 2.4))}")
+        src = ("a|#ifdef PLANT_X /* fault */|bad|#else|good|#endif|#if defined(PLANT_A)|bad|"
+               "#elif defined(PLANT_B)|bad|#else|good|#endif|#ifndef PLANT_T|good|#else|bad|#endif|"
+               "#if N > 2|#ifdef PLANT_IN|bad|#endif|n|#else|e|#endif|z").split("|")
+        shown = without_plants(src)
+        check("listings and diffs show the programs as they build: every PLANT_ branch and its "
+              "directives out, other #if blocks kept",
+              shown == ["a", "good", "good", "good", "#if N > 2", "n", "#else", "e", "#endif", "z"],
+              str(shown))
         check("an inline value holds a claim's value (3 significant digits)",
               "store-sectors naive -->32.0<!-- /value -->" in text, text[:400])
         check("the evidence block shows the metric rows and the verdicts",
