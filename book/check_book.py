@@ -411,8 +411,8 @@ def main(argv):
         # Verdicts and evidence, from the README's evidence block (results.py renders it).
         hint = " (does its README have an <!-- evidence --> block?)"
         for slug, v in (c["prediction"] or {}).get("verdicts", {}).items():
-            said = (f"{speedup_text(v['speedup'], c['prediction']['speedup'])}× on the {short[slug]} ({v['verdict']})"
-                    if v["speedup"] is not None else v["verdict"])
+            shown = speedup_text(v["speedup"], c["prediction"]["speedup"]) if v["speedup"] is not None else ""
+            said = f"{shown}× on the {short[slug]} ({v['verdict']})" if shown else v["verdict"]
             check(squeeze(said) in squeeze(pdf_text), f"chapter {nn}: the prediction on {slug} "
                   f"({said}) is in the PDF" + ("" if squeeze(said) in squeeze(pdf_text) else hint))
         for claim in c["claims"]:

@@ -221,8 +221,9 @@ def cmd_claims(args, results_dir):
             p = ev.prediction_verdict(data, slug, number)
             if p and p["speedup"] is not None:
                 lo, hi = p["range"]
+                shown = render.speedup(p["speedup"], p["range"]).replace("×", "x")
                 print(f"{'ok' if p['verdict'] == ev.HELD else 'MISSED'}: chapter {c.nn} on "
-                      f"{name}: prediction {lo:g}x to {hi:g}x, measured {render.speedup(p['speedup'], p['range']).replace('×', 'x')}: "
+                      f"{name}: prediction {lo:g}x to {hi:g}x, measured {shown}: "
                       f"{p['verdict']} (reported, not a failure)")
             recorded = ev.has_evidence(data, slug, number)
             if not data.chapter_rows(slug, number) and not recorded:

@@ -31,10 +31,10 @@ ROOFLINE_FLOP_METRICS = {
 ROOFLINE_DRAM_METRICS = ("dram__bytes_read.sum", "dram__bytes_write.sum")
 # result:FIELD in an expression: the program's results row (its size, the SMs and the SM clock
 # it ran at, so that a per-element or per-clock figure never types them; the roof's rate it was
-# measured against, unrounded; the host's copy rates where the host sets the time; the quartiles
+# measured against, unrounded; the host's copy rates where the host sets the time; the quartiles,
 # the fastest sample and the noise figure, where prose gives a noisy row's spread).
-RESULT_FIELDS = ["median_us", "q1_us", "q3_us", "min_us", "noise_pct", "rate", "pct_roof", "roof", "size",
-                 "sms", "sm_clock_mhz", "host_copy_gbs", "host_copy_all_gbs"]
+RESULT_FIELDS = ["median_us", "q1_us", "q3_us", "min_us", "noise_pct", "rate", "pct_roof", "roof",
+                 "size", "sms", "sm_clock_mhz", "host_copy_gbs", "host_copy_all_gbs"]
 # record:size in an expression: the size the program's evidence was recorded at, so a per-element
 # figure follows the [record] size instead of repeating it as a literal.
 RECORD_FIELDS = ["size"]
