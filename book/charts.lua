@@ -31,9 +31,17 @@ local function with_rows(setup, yt) return (setup:gsub("set ytics scale 0 font '
 
 local QUEUE = {} -- the charts to draw: names whose script changed
 
-local render_one
 local function terminal(svg, w, h, font)
   return 'set terminal svg size ' .. w .. ',' .. h .. ' font "DejaVu Sans,' .. font .. '" background rgb "white"\nset output ' .. gq(svg) .. '\n'
+end
+local function render_one(name, script, height, width, font)
+  local gp, svg, pdf = CHARTS .. '/' .. name .. '.gp', CHARTS .. '/' .. name .. '.svg', CHARTS .. '/' .. name .. '.pdf'
+  script = terminal(svg, width, height, font) .. script
+  if read_file(gp) == script and read_file(pdf) then return svg end -- drawn from this script already
+  os.remove(pdf)
+  write_file(gp .. '.new', script)
+  QUEUE[#QUEUE + 1] = name
+  return svg
 end
 -- Each chart is drawn twice: for a page or the PDF, and for a phone (NAME-phone.svg, 340 units
 -- wide, no text under 11 units, taller), which the HTML edition shows below 600 px so that a
@@ -50,15 +58,6 @@ local function render_chart(name, script, height, width, phone_script, phone_h)
     :gsub("maxrows 2 width %-2", "maxcols 2 width -2")
   render_one(name .. '-phone', phone, phone_h or phone_height(h, w), PHONE_W, 11)
   return render_one(name, script, h, w, 12)
-end
-function render_one(name, script, height, width, font)
-  local gp, svg, pdf = CHARTS .. '/' .. name .. '.gp', CHARTS .. '/' .. name .. '.svg', CHARTS .. '/' .. name .. '.pdf'
-  script = terminal(svg, width, height, font) .. script
-  if read_file(gp) == script and read_file(pdf) then return svg end -- drawn from this script already
-  os.remove(pdf)
-  write_file(gp .. '.new', script)
-  QUEUE[#QUEUE + 1] = name
-  return svg
 end
 
 -- Draw the queued charts, as many at a time as there are processors: gnuplot writes the SVG,
@@ -796,34 +795,20 @@ local function traffic_diagram(nn, programs)
   return render_chart('ch' .. nn .. '-traffic', script, 260, 680), drawn
 end
 
--- Occupancy: resident warps per SM against threads per block (multiples of the warp size) for a
--- kernel's registers per thread and shared memory per block, or (axis given) against another
--- resource, under each limit of the SM and all of them (the least), with the programs marked.
--- curves is {{name, {warps at each x}}}, the last the resident warps; marks is {{name, x, warps,
--- extra}} (extra: fields the check compares, the program's name among them); axis is {xs = {x...},
--- label, unit, range, tics, direct}, the default threads 32, 64, ... 1024; direct: the marks
--- labelled by their lines (mk[5]) in a column at that x, not in the key, and no dashed limits.
-local function occupancy_diagram(nn, curves, marks, max_warps, axis)
-  local ax = axis or {xs = {}, label = 'threads per block', range = '0:1056', tics = '0,128'}
-  if not axis then for t = 32, 1024, 32 do ax.xs[#ax.xs + 1] = t end end
+-- Occupancy: resident warps per SM against a resource, the least of the SM's limits, with the
+-- programs marked. curves is {{name, {warps at each x}}}, the limits then the resident warps; marks
+-- is {{name, x, warps, extra, lines}} (extra: fields the check compares, the program's name among
+-- them); axis is {xs = {x...}, label, range, tics, direct}: each mark labelled by its lines in a
+-- column at x = direct (or at its place), not in the key.
+local function occupancy_diagram(nn, curves, marks, max_warps, ax)
   local xs = ax.xs
-  local data, plot = {}, {}
-  -- Each limit a light dashed line; the resident warps (the last curve, the least of the limits)
-  -- a thick line in the dark shade of the limit that binds at each block size, so that the
-  -- binding limit shows where its own line lies under the curve.
-  local colors = {'#9a9a9a', '#7aa6d6', '#e3a08a'}
+  -- The resident warps a thick line in the shade of the limit that binds at each x, so that the
+  -- binding limit shows without a line of its own.
   local dark = {'#4d4d4d', '#2a6fb0', '#d1603d'}
   local resident, limits = curves[#curves][2], #curves - 1
   local function binds(i) -- the first limit equal to the resident warps at xs[i]
     for k = 1, limits do if curves[k][2][i] == resident[i] then return k end end
     return 1
-  end
-  for k = 1, ax.direct and 0 or limits do -- labelled directly: the limits only in the thick line's colours
-    local rows = {}
-    for i, w in ipairs(curves[k][2]) do rows[#rows + 1] = string.format('%d %d', xs[i], w) end
-    data[#data + 1] = eod('$c' .. k, rows)
-    plot[#plot + 1] = string.format("$c%d using 1:2 with steps lw 1.5 dt 2 lc rgb '%s' title %s", k,
-      colors[(k - 1) % #colors + 1], gq(curves[k][1]))
   end
   local segs, bound, order = {}, {}, {}
   for i, w in ipairs(resident) do -- steps: across at this size's warps, then up or down to the next
@@ -833,21 +818,20 @@ local function occupancy_diagram(nn, curves, marks, max_warps, axis)
     segs[#segs + 1] = string.format('%d %d %d 0 %d', x0, w, x1 - x0, rgb_int(dark[k]))
     if resident[i + 1] then segs[#segs + 1] = string.format('%d %d 0 %d %d', x1, w, resident[i + 1] - w, rgb_int(dark[binds(i + 1)])) end
   end
-  data[#data + 1] = eod('$r', segs)
-  plot[#plot + 1] = '$r using 1:2:3:4:5 with vectors nohead lw 2.5 lc rgb variable notitle'
+  local plot = {'$r using 1:2:3:4:5 with vectors nohead lw 2.5 lc rgb variable notitle'}
   local m, drawn = {}, {marks = {}, binds = {}}
   for _, k in ipairs(order) do
     drawn.binds[#drawn.binds + 1] = curves[k][1]
     plot[#plot + 1] = string.format("keyentry with lines lw 2.5 lc rgb '%s' title %s", dark[k],
       gq('resident: ' .. curves[k][1]:gsub(' limit$', '') .. ' binds'))
   end
-  -- Labelled directly (ax.direct): each point's lines (mk[5]) in a column at x = ax.direct, the
-  -- highest point's on top, a thin line from the point to its text.
+  -- Each point's lines (mk[5]) in a column at x = ax.direct, the highest point's on top, a thin
+  -- line from the point to its text.
   local order_m, texts = {}, {}
   for k in ipairs(marks) do order_m[k] = k end
   table.sort(order_m, function(a, b) return marks[a][3] > marks[b][3] end)
   local top, LINE = max_warps + 2, 3.4
-  for _, k in ipairs(ax.direct and order_m or {}) do
+  for _, k in ipairs(order_m) do
     local mk = marks[k]
     local at = mk.place -- {x, y, 'left' or 'right', leader's x, leader's y}: the lines there, not in the column
     local x, y, align = ax.direct, top, 'left'
@@ -865,10 +849,9 @@ local function occupancy_diagram(nn, curves, marks, max_warps, axis)
       texts[#texts + 1] = string.format("set label %s at %.1f,%.2f %s font ',10' tc rgb '#222222'", gq(line), x, y - LINE * (i - 1), align)
     end
   end
-  for k, mk in ipairs(marks) do -- each program's point, named in the key (or labelled directly)
+  for k, mk in ipairs(marks) do -- each program's point
     m[#m + 1] = string.format('$m%d << EOD\n%d %d\nEOD', k, mk[2], mk[3])
-    plot[#plot + 1] = string.format("$m%d using 1:2 with points pt %d ps 1.4 lc rgb '#000000' %s", k, ({6, 7, 5, 9, 4})[(k - 1) % 5 + 1],
-      ax.direct and 'notitle' or 'title ' .. gq(string.format('%s: %s%d warps', mk[1], axis and string.format('%d %s, ', mk[2], ax.unit) or '', mk[3])))
+    plot[#plot + 1] = string.format("$m%d using 1:2 with points pt %d ps 1.4 lc rgb '#000000' notitle", k, ({6, 7, 5, 9, 4})[(k - 1) % 5 + 1])
     local d = {name = mk[1], x = mk[2], warps = mk[3]}
     for key, v in pairs(mk[4] or {}) do d[key] = v end -- what else the check compares (the program, its blocks)
     drawn.marks[#drawn.marks + 1] = d
@@ -876,8 +859,8 @@ local function occupancy_diagram(nn, curves, marks, max_warps, axis)
   local script = STYLE .. "set key outside top center horizontal\nset grid ytics\n" ..
     string.format("set xrange [%s]\nset yrange [0:%d]\nset xtics %s scale 1\nset ytics 0,8\n", ax.range, max_warps + 6, ax.tics) ..
     "set xlabel " .. gq(ax.label) .. "\nset ylabel 'resident warps per SM'\n" .. (#texts > 0 and table.concat(texts, '\n') .. '\n' or '') ..
-    table.concat(data, '\n') .. '\n' .. table.concat(m, '\n') .. '\n' .. plot_of(plot)
-  return render_chart('ch' .. nn .. '-occupancy', script, ax.direct and 360 or 340 + 40 * math.max(0, #marks - 2), 680), drawn
+    eod('$r', segs) .. '\n' .. table.concat(m, '\n') .. '\n' .. plot_of(plot)
+  return render_chart('ch' .. nn .. '-occupancy', script, 360, 680), drawn
 end
 
 -- Local memory: where each program keeps a thread's data and what that costs, in panels of bars:

@@ -534,7 +534,7 @@ local DIAGRAMS = {
       end
     end
     local svg, drawn = charts.occupancy(c.nn, named, marks, rules.warps,
-      {xs = xs, label = 'registers per thread', unit = 'registers', range = '0:264', tics = '0,32', direct = 130})
+      {xs = xs, label = 'registers per thread', range = '0:264', tics = '0,32', direct = 130})
     drawn.max_warps, drawn.recorded, drawn.said, drawn.figures, drawn.gpu = rules.warps, {}, said, all, ev.gpu
     for gpu, v in sorted(occ) do
       for p, pct in sorted(v) do
