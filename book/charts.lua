@@ -27,6 +27,12 @@ local function eod(name, rows, empty) return name .. ' << EOD\n' .. (#rows == 0 
 local function plot_of(clauses) return 'plot ' .. table.concat(clauses, ', \\\n     ') .. '\n' end
 -- A row's title cut to N characters; a rows chart's setup with other row names (the phone's, shorter).
 local function clip(title, n) return utf8.len(title) > n and title:sub(1, utf8.offset(title, n) - 1) .. '…' or title end
+-- Tics at the values of SERIES within a factor F of [lo, hi], each labelled with UNIT after it.
+local function log_tics(series, lo, hi, f, unit)
+  local t = {}
+  for _, x in ipairs(series) do if x >= lo / f and x <= hi * f then t[#t + 1] = "'" .. x .. unit .. "' " .. x end end
+  return table.concat(t, ', ')
+end
 local function with_rows(setup, yt) return (setup:gsub("set ytics scale 0 font ',11' %b()", function() return "set ytics scale 0 font ',11' (" .. table.concat(yt, ', ') .. ")" end)) end
 
 local QUEUE = {} -- the charts to draw: names whose script changed
@@ -274,16 +280,12 @@ local function summary_chart(gpus, rows)
       drawn.gpus[#drawn.gpus + 1] = g.short
     end
   end
-  local ticks = {}
   -- 1-2-5 ticks over two decades or less, 1-3-10 over more (where 1-2-5 would run together)
   local series = math.log(hi / lo, 10) > 2 and {0.01, 0.03, 0.1, 0.3, 1, 3, 10, 30, 100, 300, 1000}
     or {0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000}
-  for _, t in ipairs(series) do
-    if t >= lo / 2.5 and t <= hi * 2.5 then ticks[#ticks + 1] = "'" .. t .. "×' " .. t end
-  end
   -- (The key is placed on the canvas: centred over this narrow plot, gnuplot drops an entry.)
   local setup = STYLE .. "set key at screen 0.5,0.995 center top horizontal\nset tmargin 2.5\nset logscale x\nset grid xtics noytics lc rgb '#e3e3e3' lt 1\n" ..
-    "set xtics scale 1 (" .. table.concat(ticks, ', ') .. ")\nset ytics scale 0 font ',11' (" .. table.concat(yt, ', ') .. ")\n" ..
+    "set xtics scale 1 (" .. log_tics(series, lo, hi, 2.5, '×') .. ")\nset ytics scale 0 font ',11' (" .. table.concat(yt, ', ') .. ")\n" ..
     "set xlabel 'measured speedup, optimized over naive (log scale)'\n" ..
     "set arrow from 1, graph 0 to 1, graph 1 nohead dt 2 lw 1.5 lc rgb '#333333'\n" ..
     string.format('set xrange [%.6g:%.6g]\nset yrange [0.4:%.1f]\n', lo / 1.6, hi * 1.6, n + 0.6)
@@ -291,17 +293,13 @@ local function summary_chart(gpus, rows)
   return render_chart('summary', setup .. body, 100 + 18 * n, 600, with_rows(setup, yshort):gsub("set xlabel '[^']*'", "set xlabel 'speedup (log scale)'") .. body), drawn
 end
 
--- A GPU's roofline: attained FP32 GFLOP/s against arithmetic intensity (flops per DRAM byte), both
--- on log scales, under the roof min(copy bandwidth x intensity, FP32 peak). Each chapter's naive
--- and optimized programs are points in the programs' colours, joined by a grey arrow and labelled
--- with the chapter; filled where both counts came from the ncu evidence, hollow where one came
--- from the program's own count in its results row.
--- Labels are placed in the SVG's own pixels, not guessed ones: gnuplot first draws a probe of the
--- chart (its axes, points and roof labels, corner marks) and the probe says where the plot lies,
--- where a label's baseline falls and where the roof labels' boxes are. Each chapter's label then
--- goes to the nearest spot, among many around its marker, that covers no marker and no other
--- label, preferring spots that cross no arrow and not the roof; a label set away from its marker
--- gets a thin leader line. A text's box is as book/check_pdf.py measures it (0.6 x 0.8 of the size).
+-- A GPU's roofline: FP32 GFLOP/s against flops per DRAM byte, both log, under min(copy bandwidth x
+-- intensity, FP32 peak); each chapter's naive and optimized points joined by a grey arrow, filled
+-- where both counts are ncu's, hollow where one is the results row's own count. Labels are placed
+-- in the SVG's own pixels, not guessed ones: a probe drawing of the chart says where the plot, a
+-- label's baseline and the roof labels lie; each chapter's label goes to the nearest free spot
+-- around its marker (crossing no arrow or roof if it can), with a leader line when set away. A
+-- text's box is as book/check_pdf.py measures it (0.6 x 0.8 of the size).
 -- W x H, FONT: the SVG's size and font; FS: the labels' font size; phone: the narrow edition.
 
 -- The texts of a gnuplot SVG: {text, x0, y0, x1, y1} in the SVG's pixels, y down.
@@ -585,13 +583,10 @@ local function own_roofs_chart(gpus, rows)
     end
   end
   if #plot == 0 then plot[1] = 'NaN notitle' end
-  local ticks = {}
-  for _, t in ipairs({0.01, 0.1, 1, 10, 100, 1000, 10000}) do
-    if t >= lo / 3 and t <= hi * 3 then ticks[#ticks + 1] = "'" .. t .. " %%' " .. t end -- a tic label is a format: %% prints %
-  end
   local setup = STYLE .. "set key at screen 0.5,0.998 center top horizontal maxrows 2 width -2 font ',11'\nset tmargin 3.5\nset logscale x\n" ..
     "set grid xtics noytics lc rgb '#e3e3e3' lt 1\n" ..
-    "set xtics scale 1 (" .. table.concat(ticks, ', ') .. ")\nset ytics scale 0 font ',11' (" .. table.concat(yt, ', ') .. ")\n" ..
+    -- a tic label is a format: %% prints %
+    "set xtics scale 1 (" .. log_tics({0.01, 0.1, 1, 10, 100, 1000, 10000}, lo, hi, 3, ' %%') .. ")\nset ytics scale 0 font ',11' (" .. table.concat(yt, ', ') .. ")\n" ..
     "set xlabel '% of each chapter roof (log scale)' offset 0,0.3\nset rmargin 4\n" ..
     "set arrow from 100, graph 0 to 100, graph 1 nohead dt 2 lw 1.5 lc rgb '#333333'\n" ..
     "set label 'roof (100 %)' at 100, graph 1 center offset 0,0.6 font ',11' tc rgb '#333333'\n" ..
@@ -604,15 +599,12 @@ local function own_roofs_chart(gpus, rows)
 end
 
 -- Pictures of a mechanism, computed from a chapter's own indexing (not drawn by hand).
--- Sectors: the 32-byte sectors one warp's request touches, a row each {name, lanes = {{byte,
--- bytes}, ...: what each lane needs}, mark = a byte to mark (a row's first) or nil}. A row is drawn
--- from the sector that holds its first byte (or mark), wrapped into lines of o.line bytes, x in
--- units of o.unit bytes; each touched sector grey, the bytes the lanes need blue over it (a gap at
--- each sector's edge where a run of them is wide enough to keep it). o.xlabel names the axis,
--- o.xstep its tick step; o.tics: each line's first x as its tick; o.needed, o.marked: the key's
--- words for the blue bytes and the mark; o.waste for the grey (default "in a touched sector, not
--- needed"). A row's more: a second line of words under its name; its other: bytes {byte, bytes}
--- that other loads need, drawn light orange over the grey and keyed o.other.
+-- Sectors: the 32-byte sectors one warp's request touches, a row each {name, lanes = {{byte, bytes}
+-- each lane needs}, mark = a byte to mark or nil, more = a second line of words, other = bytes other
+-- loads need}, from the sector of its first byte (or mark), in lines of o.line bytes, x in o.unit
+-- bytes: each touched sector grey, the needed bytes blue over it (a gap at each sector's edge where
+-- a run is wide enough), other's light orange. o: xlabel, xstep, tics (each line's first x as its
+-- tick), and the key's words: needed, marked, other, waste (default "in a touched sector, not needed").
 local function sectors_diagram(nn, rows, o)
   local used, waste, other, labels, yt, sep, drawn = {}, {}, {}, {}, {}, {}, {rows = {}}
   local U, y, gap = o.unit, 0, o.line / 300
@@ -995,9 +987,8 @@ end
 -- Streams: each program's work on a model clock, a panel per program: a box per operation
 -- ({x0, x1, row, colour, text inside or nil}) in rows named by ytics ({{name, y}}), a dashed line
 -- where a recorded time ends ({x, text, y of the text, gap}: the line up to its text, in an empty row
--- above the boxes, so that a higher text clears a lower line; gap, if given, characters more between
--- them), a title per panel; all panels share one time axis, so that their lengths compare, but a
--- panel with own = true (own_margin: its right edge, a factor of its extent) has its own.
+-- above the boxes, so that a higher text clears a lower line; gap: characters more between them), a
+-- title per panel; the panels share one time axis, so that lengths compare, unless own = true.
 local function extent(p, right) -- the latest a panel's boxes and marks reach, or RIGHT
   for _, b in ipairs(p.boxes) do right = math.max(right, b[2]) end
   for _, m in ipairs(p.marks) do right = math.max(right, m[1]) end
@@ -1013,7 +1004,7 @@ local function streams_diagram(nn, panels, xlabel, key, height)
   for k, p in ipairs(panels) do
     local rows, text = {}, {}
     if p.own or right ~= shared then -- a panel on a time axis of its own, or the shared one again after it
-      right = p.own and extent(p, 0) * (p.own_margin or 1.03) or shared
+      right = p.own and extent(p, 0) * 1.03 or shared
       script = script .. string.format("set xrange [0:%.5g]\n", right)
     end
     local gap = right * 0.0012
@@ -1060,14 +1051,11 @@ local function streams_diagram(nn, panels, xlabel, key, height)
   return render_chart('ch' .. nn .. '-streams', script, height, 680, phone, ph), drawn
 end
 
--- Bytes in flight (Little's law): each GPU's programs and sweep rows at the bytes of loads they keep
--- in flight per SM (log scale) against the share of the copy roof they reached, and Little's law at
--- the latency L0 its least-loaded point implies a dashed line in the GPU's colour: bytes / L0 over
--- its reads roof per SM, capped at 100%. gpus is {{short, l0, per_ns, least, programs = {{name,
--- warps, loads, width, bytes}}, points = {{bytes, pct, program, default, rate}}}} as book.lua
--- computed them. Programs are told apart by fill (naive hollow, optimized filled, other launches
--- small), GPUs by colour and marker, and each GPU's markers drawn a little to its own side of their
--- bytes (2^(+-SHIFT) octaves), its line with them, so that the same bytes on two GPUs hide neither.
+-- Bytes in flight (Little's law): each GPU's launches at the bytes of loads in flight per SM (log)
+-- against the share of the copy roof they reached, and Little's law at its latency L0 a dashed line,
+-- capped at 100%. gpus is as pictures.lua's inflight computed it. Programs are told apart by fill
+-- (naive hollow, optimized filled, sweep rows small), GPUs by colour and marker, each GPU's markers
+-- and line shifted 2^(+-SHIFT) octaves to its own side, so that the same bytes on two GPUs hide neither.
 local function kib(b) return b >= 1024 and (ftoa(b / 1024, 1):gsub('%.0$', '') .. ' KB') or (ftoa(b, 0) .. ' B') end
 local function inflight_diagram(nn, gpus)
   local data, plot, lines, lo, hi = {}, {}, {}, math.huge, 0
