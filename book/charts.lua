@@ -1,10 +1,9 @@
 -- book/charts.lua: the book's charts, for book/book.lua. A chart is a gnuplot script drawn as SVG
 -- (HTML, EPUB) and converted to PDF by rsvg-convert (LaTeX). Scripts are written as the book is
 -- assembled and drawn together at the end, in parallel (flush); an unchanged script is not redrawn.
--- Returns function(dir, fail) -> {chapter = function(nn, chart), sweep = function(nn, sweep_chart),
--- summary = function(gpus, rows), roofline = function(g), flush = function()}, where the arguments
--- are as in the JSON of `scripts/results.py book-json`. Every chart function returns the SVG's path
--- and what the chart draws ({roof = title or nil, ...}), from which book/book.lua writes the caption.
+-- Returns function(dir, fail) -> the chart functions (the table at the end) and flush(), their
+-- arguments as in `scripts/results.py book-json` or as pictures.lua computed them; each returns the
+-- SVG's path and what the chart draws, from which book/book.lua writes the caption.
 
 local VARIANT_COLOR = {naive = '#d1603d', optimized = '#2a6fb0', library = '#8c8c8c'}
 local function variant_color(v) return VARIANT_COLOR[v] or '#4d4d4d' end
@@ -855,9 +854,8 @@ local function occupancy_diagram(nn, curves, marks, max_warps, ax)
   return render_chart('ch' .. nn .. '-occupancy', script, 360, 680), drawn
 end
 
--- Local memory: where each program keeps a thread's data and what that costs, in panels of bars:
--- a row per program, its figures written above its bars, one bar a row or one per GPU, each bar
--- segments of a value and a colour (a number: that GPU's colour). panels is {{title, rows = {{text, {{{value, colour}...}...}}}}};
+-- Local memory: panels of bars, a row each, its text above its bars (one or one per GPU), a bar
+-- segments {value, colour (a number: that GPU's)}: panels is {{title, {{text, {{{value, colour}...}...}}}}}.
 -- key, if given, {{name, colour}}: a box each, above the first panel.
 local function local_diagram(nn, panels, key)
   local function script(cols, top)

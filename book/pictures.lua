@@ -256,14 +256,10 @@ end
 
 local DIAGRAMS = {
   ['36'] = function(c)
-    -- Three iterations of each program's loop on a model clock, from the figures the first
-    -- results GPU recorded: naive's cudaMalloc as long as it took in the loop (host:loop_alloc_us),
-    -- its cudaFree waiting until the GPU is idle and then as long as a cudaFree took on an idle
-    -- device (host:free_us); a launch the host's time per iteration outside the allocation calls,
-    -- halved (results median / iterations - host:calls_us_per_iter: two launches); a kernel half
-    -- the optimized loop's time per iteration (two kernels, queued ahead: GPU-bound). A kernel starts
-    -- when its launch is done and the GPU is free. The optimized program's one cudaMalloc before its
-    -- 200 iterations and one cudaFree after them are left out.
+    -- Three iterations of each loop on a model clock, as the caption says, from the first results
+    -- GPU's host:loop_alloc_us and host:free_us; a launch half of (results median / iterations -
+    -- host:calls_us_per_iter), a kernel half the optimized loop's time per iteration (queued ahead:
+    -- GPU-bound), starting when its launch is done and the GPU is free.
     local ev, at = one_gpu(c)
     local per = {}
     for _, r in ipairs((c.results[1] or {}).rows or {}) do per[r.variant] = ev and ev.iterations and r.median_us / ev.iterations[r.variant] end
