@@ -1,10 +1,9 @@
 -- book/charts.lua: the book's charts, for book/book.lua. A chart is a gnuplot script drawn as SVG
 -- (HTML, EPUB) and converted to PDF by rsvg-convert (LaTeX). Scripts are written as the book is
 -- assembled and drawn together at the end, in parallel (flush); an unchanged script is not redrawn.
--- Returns function(dir, fail) -> {chapter = function(nn, chart), sweep = function(nn, sweep_chart),
--- summary = function(gpus, rows), roofline = function(g), flush = function()}, where the arguments
--- are as in the JSON of `scripts/results.py book-json`. Every chart function returns the SVG's path
--- and what the chart draws ({roof = title or nil, ...}), from which book/book.lua writes the caption.
+-- Returns function(dir, fail) -> the chart functions (the table at the end) and flush(), their
+-- arguments as in `scripts/results.py book-json` or as pictures.lua computed them; each returns the
+-- SVG's path and what the chart draws, from which book/book.lua writes the caption.
 
 local VARIANT_COLOR = {naive = '#d1603d', optimized = '#2a6fb0', library = '#8c8c8c'}
 local function variant_color(v) return VARIANT_COLOR[v] or '#4d4d4d' end
@@ -27,13 +26,27 @@ local function eod(name, rows, empty) return name .. ' << EOD\n' .. (#rows == 0 
 local function plot_of(clauses) return 'plot ' .. table.concat(clauses, ', \\\n     ') .. '\n' end
 -- A row's title cut to N characters; a rows chart's setup with other row names (the phone's, shorter).
 local function clip(title, n) return utf8.len(title) > n and title:sub(1, utf8.offset(title, n) - 1) .. '…' or title end
+-- Tics at the values of SERIES within a factor F of [lo, hi], each labelled with UNIT after it.
+local function log_tics(series, lo, hi, f, unit)
+  local t = {}
+  for _, x in ipairs(series) do if x >= lo / f and x <= hi * f then t[#t + 1] = "'" .. x .. unit .. "' " .. x end end
+  return table.concat(t, ', ')
+end
 local function with_rows(setup, yt) return (setup:gsub("set ytics scale 0 font ',11' %b()", function() return "set ytics scale 0 font ',11' (" .. table.concat(yt, ', ') .. ")" end)) end
 
 local QUEUE = {} -- the charts to draw: names whose script changed
 
-local render_one
 local function terminal(svg, w, h, font)
   return 'set terminal svg size ' .. w .. ',' .. h .. ' font "DejaVu Sans,' .. font .. '" background rgb "white"\nset output ' .. gq(svg) .. '\n'
+end
+local function render_one(name, script, height, width, font)
+  local gp, svg, pdf = CHARTS .. '/' .. name .. '.gp', CHARTS .. '/' .. name .. '.svg', CHARTS .. '/' .. name .. '.pdf'
+  script = terminal(svg, width, height, font) .. script
+  if read_file(gp) == script and read_file(pdf) then return svg end -- drawn from this script already
+  os.remove(pdf)
+  write_file(gp .. '.new', script)
+  QUEUE[#QUEUE + 1] = name
+  return svg
 end
 -- Each chart is drawn twice: for a page or the PDF, and for a phone (NAME-phone.svg, 340 units
 -- wide, no text under 11 units, taller), which the HTML edition shows below 600 px so that a
@@ -50,15 +63,6 @@ local function render_chart(name, script, height, width, phone_script, phone_h)
     :gsub("maxrows 2 width %-2", "maxcols 2 width -2")
   render_one(name .. '-phone', phone, phone_h or phone_height(h, w), PHONE_W, 11)
   return render_one(name, script, h, w, 12)
-end
-function render_one(name, script, height, width, font)
-  local gp, svg, pdf = CHARTS .. '/' .. name .. '.gp', CHARTS .. '/' .. name .. '.svg', CHARTS .. '/' .. name .. '.pdf'
-  script = terminal(svg, width, height, font) .. script
-  if read_file(gp) == script and read_file(pdf) then return svg end -- drawn from this script already
-  os.remove(pdf)
-  write_file(gp .. '.new', script)
-  QUEUE[#QUEUE + 1] = name
-  return svg
 end
 
 -- Draw the queued charts, as many at a time as there are processors: gnuplot writes the SVG,
@@ -275,16 +279,12 @@ local function summary_chart(gpus, rows)
       drawn.gpus[#drawn.gpus + 1] = g.short
     end
   end
-  local ticks = {}
   -- 1-2-5 ticks over two decades or less, 1-3-10 over more (where 1-2-5 would run together)
   local series = math.log(hi / lo, 10) > 2 and {0.01, 0.03, 0.1, 0.3, 1, 3, 10, 30, 100, 300, 1000}
     or {0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000}
-  for _, t in ipairs(series) do
-    if t >= lo / 2.5 and t <= hi * 2.5 then ticks[#ticks + 1] = "'" .. t .. "×' " .. t end
-  end
   -- (The key is placed on the canvas: centred over this narrow plot, gnuplot drops an entry.)
   local setup = STYLE .. "set key at screen 0.5,0.995 center top horizontal\nset tmargin 2.5\nset logscale x\nset grid xtics noytics lc rgb '#e3e3e3' lt 1\n" ..
-    "set xtics scale 1 (" .. table.concat(ticks, ', ') .. ")\nset ytics scale 0 font ',11' (" .. table.concat(yt, ', ') .. ")\n" ..
+    "set xtics scale 1 (" .. log_tics(series, lo, hi, 2.5, '×') .. ")\nset ytics scale 0 font ',11' (" .. table.concat(yt, ', ') .. ")\n" ..
     "set xlabel 'measured speedup, optimized over naive (log scale)'\n" ..
     "set arrow from 1, graph 0 to 1, graph 1 nohead dt 2 lw 1.5 lc rgb '#333333'\n" ..
     string.format('set xrange [%.6g:%.6g]\nset yrange [0.4:%.1f]\n', lo / 1.6, hi * 1.6, n + 0.6)
@@ -292,17 +292,13 @@ local function summary_chart(gpus, rows)
   return render_chart('summary', setup .. body, 100 + 18 * n, 600, with_rows(setup, yshort):gsub("set xlabel '[^']*'", "set xlabel 'speedup (log scale)'") .. body), drawn
 end
 
--- A GPU's roofline: attained FP32 GFLOP/s against arithmetic intensity (flops per DRAM byte), both
--- on log scales, under the roof min(copy bandwidth x intensity, FP32 peak). Each chapter's naive
--- and optimized programs are points in the programs' colours, joined by a grey arrow and labelled
--- with the chapter; filled where both counts came from the ncu evidence, hollow where one came
--- from the program's own count in its results row.
--- Labels are placed in the SVG's own pixels, not guessed ones: gnuplot first draws a probe of the
--- chart (its axes, points and roof labels, corner marks) and the probe says where the plot lies,
--- where a label's baseline falls and where the roof labels' boxes are. Each chapter's label then
--- goes to the nearest spot, among many around its marker, that covers no marker and no other
--- label, preferring spots that cross no arrow and not the roof; a label set away from its marker
--- gets a thin leader line. A text's box is as book/check_pdf.py measures it (0.6 x 0.8 of the size).
+-- A GPU's roofline: FP32 GFLOP/s against flops per DRAM byte, both log, under min(copy bandwidth x
+-- intensity, FP32 peak); each chapter's naive and optimized points joined by a grey arrow, filled
+-- where both counts are ncu's, hollow where one is the results row's own count. Labels are placed
+-- in the SVG's own pixels, not guessed ones: a probe drawing of the chart says where the plot, a
+-- label's baseline and the roof labels lie; each chapter's label goes to the nearest free spot
+-- around its marker (crossing no arrow or roof if it can), with a leader line when set away. A
+-- text's box is as book/check_pdf.py measures it (0.6 x 0.8 of the size).
 -- W x H, FONT: the SVG's size and font; FS: the labels' font size; phone: the narrow edition.
 
 -- The texts of a gnuplot SVG: {text, x0, y0, x1, y1} in the SVG's pixels, y down.
@@ -586,13 +582,10 @@ local function own_roofs_chart(gpus, rows)
     end
   end
   if #plot == 0 then plot[1] = 'NaN notitle' end
-  local ticks = {}
-  for _, t in ipairs({0.01, 0.1, 1, 10, 100, 1000, 10000}) do
-    if t >= lo / 3 and t <= hi * 3 then ticks[#ticks + 1] = "'" .. t .. " %%' " .. t end -- a tic label is a format: %% prints %
-  end
   local setup = STYLE .. "set key at screen 0.5,0.998 center top horizontal maxrows 2 width -2 font ',11'\nset tmargin 3.5\nset logscale x\n" ..
     "set grid xtics noytics lc rgb '#e3e3e3' lt 1\n" ..
-    "set xtics scale 1 (" .. table.concat(ticks, ', ') .. ")\nset ytics scale 0 font ',11' (" .. table.concat(yt, ', ') .. ")\n" ..
+    -- a tic label is a format: %% prints %
+    "set xtics scale 1 (" .. log_tics({0.01, 0.1, 1, 10, 100, 1000, 10000}, lo, hi, 3, ' %%') .. ")\nset ytics scale 0 font ',11' (" .. table.concat(yt, ', ') .. ")\n" ..
     "set xlabel '% of each chapter roof (log scale)' offset 0,0.3\nset rmargin 4\n" ..
     "set arrow from 100, graph 0 to 100, graph 1 nohead dt 2 lw 1.5 lc rgb '#333333'\n" ..
     "set label 'roof (100 %)' at 100, graph 1 center offset 0,0.6 font ',11' tc rgb '#333333'\n" ..
@@ -605,15 +598,12 @@ local function own_roofs_chart(gpus, rows)
 end
 
 -- Pictures of a mechanism, computed from a chapter's own indexing (not drawn by hand).
--- Sectors: the 32-byte sectors one warp's request touches, a row each {name, lanes = {{byte,
--- bytes}, ...: what each lane needs}, mark = a byte to mark (a row's first) or nil}. A row is drawn
--- from the sector that holds its first byte (or mark), wrapped into lines of o.line bytes, x in
--- units of o.unit bytes; each touched sector grey, the bytes the lanes need blue over it (a gap at
--- each sector's edge where a run of them is wide enough to keep it). o.xlabel names the axis,
--- o.xstep its tick step; o.tics: each line's first x as its tick; o.needed, o.marked: the key's
--- words for the blue bytes and the mark; o.waste for the grey (default "in a touched sector, not
--- needed"). A row's more: a second line of words under its name; its other: bytes {byte, bytes}
--- that other loads need, drawn light orange over the grey and keyed o.other.
+-- Sectors: the 32-byte sectors one warp's request touches, a row each {name, lanes = {{byte, bytes}
+-- each lane needs}, mark = a byte to mark or nil, more = a second line of words, other = bytes other
+-- loads need}, from the sector of its first byte (or mark), in lines of o.line bytes, x in o.unit
+-- bytes: each touched sector grey, the needed bytes blue over it (a gap at each sector's edge where
+-- a run is wide enough), other's light orange. o: xlabel, xstep, tics (each line's first x as its
+-- tick), and the key's words: needed, marked, other, waste (default "in a touched sector, not needed").
 local function sectors_diagram(nn, rows, o)
   local used, waste, other, labels, yt, sep, drawn = {}, {}, {}, {}, {}, {}, {rows = {}}
   local U, y, gap = o.unit, 0, o.line / 300
@@ -796,34 +786,20 @@ local function traffic_diagram(nn, programs)
   return render_chart('ch' .. nn .. '-traffic', script, 260, 680), drawn
 end
 
--- Occupancy: resident warps per SM against threads per block (multiples of the warp size) for a
--- kernel's registers per thread and shared memory per block, or (axis given) against another
--- resource, under each limit of the SM and all of them (the least), with the programs marked.
--- curves is {{name, {warps at each x}}}, the last the resident warps; marks is {{name, x, warps,
--- extra}} (extra: fields the check compares, the program's name among them); axis is {xs = {x...},
--- label, unit, range, tics, direct}, the default threads 32, 64, ... 1024; direct: the marks
--- labelled by their lines (mk[5]) in a column at that x, not in the key, and no dashed limits.
-local function occupancy_diagram(nn, curves, marks, max_warps, axis)
-  local ax = axis or {xs = {}, label = 'threads per block', range = '0:1056', tics = '0,128'}
-  if not axis then for t = 32, 1024, 32 do ax.xs[#ax.xs + 1] = t end end
+-- Occupancy: resident warps per SM against a resource, the least of the SM's limits, with the
+-- programs marked. curves is {{name, {warps at each x}}}, the limits then the resident warps; marks
+-- is {{name, x, warps, extra, lines}} (extra: fields the check compares, the program's name among
+-- them); axis is {xs = {x...}, label, range, tics, direct}: each mark labelled by its lines in a
+-- column at x = direct (or at its place), not in the key.
+local function occupancy_diagram(nn, curves, marks, max_warps, ax)
   local xs = ax.xs
-  local data, plot = {}, {}
-  -- Each limit a light dashed line; the resident warps (the last curve, the least of the limits)
-  -- a thick line in the dark shade of the limit that binds at each block size, so that the
-  -- binding limit shows where its own line lies under the curve.
-  local colors = {'#9a9a9a', '#7aa6d6', '#e3a08a'}
+  -- The resident warps a thick line in the shade of the limit that binds at each x, so that the
+  -- binding limit shows without a line of its own.
   local dark = {'#4d4d4d', '#2a6fb0', '#d1603d'}
   local resident, limits = curves[#curves][2], #curves - 1
   local function binds(i) -- the first limit equal to the resident warps at xs[i]
     for k = 1, limits do if curves[k][2][i] == resident[i] then return k end end
     return 1
-  end
-  for k = 1, ax.direct and 0 or limits do -- labelled directly: the limits only in the thick line's colours
-    local rows = {}
-    for i, w in ipairs(curves[k][2]) do rows[#rows + 1] = string.format('%d %d', xs[i], w) end
-    data[#data + 1] = eod('$c' .. k, rows)
-    plot[#plot + 1] = string.format("$c%d using 1:2 with steps lw 1.5 dt 2 lc rgb '%s' title %s", k,
-      colors[(k - 1) % #colors + 1], gq(curves[k][1]))
   end
   local segs, bound, order = {}, {}, {}
   for i, w in ipairs(resident) do -- steps: across at this size's warps, then up or down to the next
@@ -833,21 +809,20 @@ local function occupancy_diagram(nn, curves, marks, max_warps, axis)
     segs[#segs + 1] = string.format('%d %d %d 0 %d', x0, w, x1 - x0, rgb_int(dark[k]))
     if resident[i + 1] then segs[#segs + 1] = string.format('%d %d 0 %d %d', x1, w, resident[i + 1] - w, rgb_int(dark[binds(i + 1)])) end
   end
-  data[#data + 1] = eod('$r', segs)
-  plot[#plot + 1] = '$r using 1:2:3:4:5 with vectors nohead lw 2.5 lc rgb variable notitle'
+  local plot = {'$r using 1:2:3:4:5 with vectors nohead lw 2.5 lc rgb variable notitle'}
   local m, drawn = {}, {marks = {}, binds = {}}
   for _, k in ipairs(order) do
     drawn.binds[#drawn.binds + 1] = curves[k][1]
     plot[#plot + 1] = string.format("keyentry with lines lw 2.5 lc rgb '%s' title %s", dark[k],
       gq('resident: ' .. curves[k][1]:gsub(' limit$', '') .. ' binds'))
   end
-  -- Labelled directly (ax.direct): each point's lines (mk[5]) in a column at x = ax.direct, the
-  -- highest point's on top, a thin line from the point to its text.
+  -- Each point's lines (mk[5]) in a column at x = ax.direct, the highest point's on top, a thin
+  -- line from the point to its text.
   local order_m, texts = {}, {}
   for k in ipairs(marks) do order_m[k] = k end
   table.sort(order_m, function(a, b) return marks[a][3] > marks[b][3] end)
   local top, LINE = max_warps + 2, 3.4
-  for _, k in ipairs(ax.direct and order_m or {}) do
+  for _, k in ipairs(order_m) do
     local mk = marks[k]
     local at = mk.place -- {x, y, 'left' or 'right', leader's x, leader's y}: the lines there, not in the column
     local x, y, align = ax.direct, top, 'left'
@@ -865,10 +840,9 @@ local function occupancy_diagram(nn, curves, marks, max_warps, axis)
       texts[#texts + 1] = string.format("set label %s at %.1f,%.2f %s font ',10' tc rgb '#222222'", gq(line), x, y - LINE * (i - 1), align)
     end
   end
-  for k, mk in ipairs(marks) do -- each program's point, named in the key (or labelled directly)
+  for k, mk in ipairs(marks) do -- each program's point
     m[#m + 1] = string.format('$m%d << EOD\n%d %d\nEOD', k, mk[2], mk[3])
-    plot[#plot + 1] = string.format("$m%d using 1:2 with points pt %d ps 1.4 lc rgb '#000000' %s", k, ({6, 7, 5, 9, 4})[(k - 1) % 5 + 1],
-      ax.direct and 'notitle' or 'title ' .. gq(string.format('%s: %s%d warps', mk[1], axis and string.format('%d %s, ', mk[2], ax.unit) or '', mk[3])))
+    plot[#plot + 1] = string.format("$m%d using 1:2 with points pt %d ps 1.4 lc rgb '#000000' notitle", k, ({6, 7, 5, 9, 4})[(k - 1) % 5 + 1])
     local d = {name = mk[1], x = mk[2], warps = mk[3]}
     for key, v in pairs(mk[4] or {}) do d[key] = v end -- what else the check compares (the program, its blocks)
     drawn.marks[#drawn.marks + 1] = d
@@ -876,13 +850,12 @@ local function occupancy_diagram(nn, curves, marks, max_warps, axis)
   local script = STYLE .. "set key outside top center horizontal\nset grid ytics\n" ..
     string.format("set xrange [%s]\nset yrange [0:%d]\nset xtics %s scale 1\nset ytics 0,8\n", ax.range, max_warps + 6, ax.tics) ..
     "set xlabel " .. gq(ax.label) .. "\nset ylabel 'resident warps per SM'\n" .. (#texts > 0 and table.concat(texts, '\n') .. '\n' or '') ..
-    table.concat(data, '\n') .. '\n' .. table.concat(m, '\n') .. '\n' .. plot_of(plot)
-  return render_chart('ch' .. nn .. '-occupancy', script, ax.direct and 360 or 340 + 40 * math.max(0, #marks - 2), 680), drawn
+    eod('$r', segs) .. '\n' .. table.concat(m, '\n') .. '\n' .. plot_of(plot)
+  return render_chart('ch' .. nn .. '-occupancy', script, 360, 680), drawn
 end
 
--- Local memory: where each program keeps a thread's data and what that costs, in panels of bars:
--- a row per program, its figures written above its bars, one bar a row or one per GPU, each bar
--- segments of a value and a colour (a number: that GPU's colour). panels is {{title, rows = {{text, {{{value, colour}...}...}}}}};
+-- Local memory: panels of bars, a row each, its text above its bars (one or one per GPU), a bar
+-- segments {value, colour (a number: that GPU's)}: panels is {{title, {{text, {{{value, colour}...}...}}}}}.
 -- key, if given, {{name, colour}}: a box each, above the first panel.
 local function local_diagram(nn, panels, key)
   local function script(cols, top)
@@ -1012,9 +985,8 @@ end
 -- Streams: each program's work on a model clock, a panel per program: a box per operation
 -- ({x0, x1, row, colour, text inside or nil}) in rows named by ytics ({{name, y}}), a dashed line
 -- where a recorded time ends ({x, text, y of the text, gap}: the line up to its text, in an empty row
--- above the boxes, so that a higher text clears a lower line; gap, if given, characters more between
--- them), a title per panel; all panels share one time axis, so that their lengths compare, but a
--- panel with own = true (own_margin: its right edge, a factor of its extent) has its own.
+-- above the boxes, so that a higher text clears a lower line; gap: characters more between them), a
+-- title per panel; the panels share one time axis, so that lengths compare, unless own = true.
 local function extent(p, right) -- the latest a panel's boxes and marks reach, or RIGHT
   for _, b in ipairs(p.boxes) do right = math.max(right, b[2]) end
   for _, m in ipairs(p.marks) do right = math.max(right, m[1]) end
@@ -1030,7 +1002,7 @@ local function streams_diagram(nn, panels, xlabel, key, height)
   for k, p in ipairs(panels) do
     local rows, text = {}, {}
     if p.own or right ~= shared then -- a panel on a time axis of its own, or the shared one again after it
-      right = p.own and extent(p, 0) * (p.own_margin or 1.03) or shared
+      right = p.own and extent(p, 0) * 1.03 or shared
       script = script .. string.format("set xrange [0:%.5g]\n", right)
     end
     local gap = right * 0.0012
@@ -1077,14 +1049,11 @@ local function streams_diagram(nn, panels, xlabel, key, height)
   return render_chart('ch' .. nn .. '-streams', script, height, 680, phone, ph), drawn
 end
 
--- Bytes in flight (Little's law): each GPU's programs and sweep rows at the bytes of loads they keep
--- in flight per SM (log scale) against the share of the copy roof they reached, and Little's law at
--- the latency L0 its least-loaded point implies a dashed line in the GPU's colour: bytes / L0 over
--- its reads roof per SM, capped at 100%. gpus is {{short, l0, per_ns, least, programs = {{name,
--- warps, loads, width, bytes}}, points = {{bytes, pct, program, default, rate}}}} as book.lua
--- computed them. Programs are told apart by fill (naive hollow, optimized filled, other launches
--- small), GPUs by colour and marker, and each GPU's markers drawn a little to its own side of their
--- bytes (2^(+-SHIFT) octaves), its line with them, so that the same bytes on two GPUs hide neither.
+-- Bytes in flight (Little's law): each GPU's launches at the bytes of loads in flight per SM (log)
+-- against the share of the copy roof they reached, and Little's law at its latency L0 a dashed line,
+-- capped at 100%. gpus is as pictures.lua's inflight computed it. Programs are told apart by fill
+-- (naive hollow, optimized filled, sweep rows small), GPUs by colour and marker, each GPU's markers
+-- and line shifted 2^(+-SHIFT) octaves to its own side, so that the same bytes on two GPUs hide neither.
 local function kib(b) return b >= 1024 and (ftoa(b / 1024, 1):gsub('%.0$', '') .. ' KB') or (ftoa(b, 0) .. ' B') end
 local function inflight_diagram(nn, gpus)
   local data, plot, lines, lo, hi = {}, {}, {}, math.huge, 0

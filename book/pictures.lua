@@ -38,6 +38,9 @@ local function recorded(c, name) -- one metric as each GPU recorded it: {gpu -> 
 end
 local function per_record(c, f) local out = {}; for _, r in ipairs(records(c)) do out[#out + 1] = f(r) end; return out end -- f's non-nil answers
 local function any_gpu(c, name) return select(2, next(recorded(c, name))) or {} end -- one GPU's {program -> value}
+-- f for against: m[a][p] / m[b][p], times k.
+local function quotient(a, b, k) return function(m, _, p) return (k or 1) * m[a][p] / m[b][p] end end
+local WAVES_PER_LDS = quotient('l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum', 'smsp__sass_inst_executed_op_shared_ld.sum')
 -- What every GPU recorded beside a figure a picture draws, for check_pdf.py diagrams (drawn's
 -- per_request, each within half): drawn is {{program, value}}, f(m, size, program) the recorded
 -- figure; a counter a GPU lacks is recorded as nothing, which the check reports.
@@ -164,15 +167,10 @@ local function inflight_caption(c, drawn, sweep)
     'and the recorded occupancy and loads, not drawn by hand; the book\'s check compares the warps, loads and bytes with what ' ..
     'each GPU recorded and recomputes L0 from the least-loaded point.'
 end
--- Bytes in flight per SM (Little's law) for chapters 06 and 07: each program's loads in flight per
--- SM (resident warps x 32 threads x bytes per load x loads in flight per thread) against the share
--- of the copy roof it reached, its sweep rows as points, and Little's law at a fixed latency L0 as
--- a line: rate = bytes in flight / L0, as a share of the GPU's copy roof, capped at 100%. L0 is the
--- latency the GPU's least-loaded point implies (its bytes in flight per SM over its reads per SM
--- per ns): an upper bound on the unloaded latency, the closer the less loaded that point. warps: a program runs the warps
--- knob if its recorded occupancy (ncu's warps active, of the SM's maximum) is the default knob's,
--- else the warps recorded; loads(record, prog, knobs) and width(record, prog), the loads in flight
--- per thread and the bytes per thread-load, read the GPU's record (records).
+-- Bytes in flight per SM (Little's law) for chapters 06 and 07, as inflight_caption says. o.warps:
+-- the warps knob, which a program runs if its recorded occupancy (ncu's warps active) is the default
+-- knob's, else the warps recorded; o.loads(record, prog, knobs, K) and o.width(record, prog): the
+-- loads in flight per thread and the bytes per thread-load, from the GPU's record.
 local function inflight(c, o)
   local rules = rules_of()
   if not rules then return nil end
@@ -258,14 +256,10 @@ end
 
 local DIAGRAMS = {
   ['36'] = function(c)
-    -- Three iterations of each program's loop on a model clock, from the figures the first
-    -- results GPU recorded: naive's cudaMalloc as long as it took in the loop (host:loop_alloc_us),
-    -- its cudaFree waiting until the GPU is idle and then as long as a cudaFree took on an idle
-    -- device (host:free_us); a launch the host's time per iteration outside the allocation calls,
-    -- halved (results median / iterations - host:calls_us_per_iter: two launches); a kernel half
-    -- the optimized loop's time per iteration (two kernels, queued ahead: GPU-bound). A kernel starts
-    -- when its launch is done and the GPU is free. The optimized program's one cudaMalloc before its
-    -- 200 iterations and one cudaFree after them are left out.
+    -- Three iterations of each loop on a model clock, as the caption says, from the first results
+    -- GPU's host:loop_alloc_us and host:free_us; a launch half of (results median / iterations -
+    -- host:calls_us_per_iter), a kernel half the optimized loop's time per iteration (queued ahead:
+    -- GPU-bound), starting when its launch is done and the GPU is free.
     local ev, at = one_gpu(c)
     local per = {}
     for _, r in ipairs((c.results[1] or {}).rows or {}) do per[r.variant] = ev and ev.iterations and r.median_us / ev.iterations[r.variant] end
@@ -471,10 +465,9 @@ local DIAGRAMS = {
     local p = drawn.panels
     against(drawn, recs, 'floats a tile row holds (shared bytes / ' .. tile .. ' rows / 4)', {{'naive', rows[1]}, {'optimized', rows[2]}},
       function(m, _, prog) return m.smem_bytes[prog] / (tile * 4) end)
-    against(drawn, recs, 'shared-memory passes per load (recorded passes per LDS)', {{'naive', p[1].ways}, {'optimized', p[2].ways}},
-      function(m, _, prog) return m['l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum'][prog] / m['smsp__sass_inst_executed_op_shared_ld.sum'][prog] end)
+    against(drawn, recs, 'shared-memory passes per load (recorded passes per LDS)', {{'naive', p[1].ways}, {'optimized', p[2].ways}}, WAVES_PER_LDS)
     against(drawn, recs, 'bank conflicts per load', {{'naive', p[1].ways - 1}, {'optimized', p[2].ways - 1}},
-      function(m, _, prog) return m['l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum'][prog] / m['smsp__sass_inst_executed_op_shared_ld.sum'][prog] end)
+      quotient('l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum', 'smsp__sass_inst_executed_op_shared_ld.sum'))
     -- The passes per shared load each GPU recorded (its shared-memory wavefronts over its LDS), as the caption gives them.
     local seen = per_record(c, function(r)
       local w, n = r.m['l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum'] or {}, r.m['smsp__sass_inst_executed_op_shared_ld.sum'] or {}
@@ -534,7 +527,7 @@ local DIAGRAMS = {
       end
     end
     local svg, drawn = charts.occupancy(c.nn, named, marks, rules.warps,
-      {xs = xs, label = 'registers per thread', unit = 'registers', range = '0:264', tics = '0,32', direct = 130})
+      {xs = xs, label = 'registers per thread', range = '0:264', tics = '0,32', direct = 130})
     drawn.max_warps, drawn.recorded, drawn.said, drawn.figures, drawn.gpu = rules.warps, {}, said, all, ev.gpu
     for gpu, v in sorted(occ) do
       for p, pct in sorted(v) do
@@ -561,27 +554,23 @@ local DIAGRAMS = {
     local want = {registers = 'registers', stack = 'stack_bytes', ld = 'l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum',
       st = 'l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum', ld_req = 'l1tex__t_requests_pipe_lsu_mem_local_op_ld.sum',
       st_req = 'l1tex__t_requests_pipe_lsu_mem_local_op_st.sum'}
-    local rec, gpus = {}, {}
+    local rec, recs = {}, records(c) -- each GPU's naive then optimized, the evidence's first GPU first
     for _, e in ipairs(c.evidence or {}) do
-      local v = {}
-      for key, m in pairs(want) do v[key] = recorded(c, m)[e.gpu] end
       for _, p in ipairs({'naive', 'optimized'}) do
         local r = {gpu = e.gpu, program = p}
-        for key in pairs(want) do r[key] = (v[key] or {})[p] end
+        for key, m in pairs(want) do r[key] = (recs[e.gpu].m[m] or {})[p] end
         if not (r.registers and r.stack and r.ld and r.st and r.ld_req and r.st_req) then return nil end
         rec[#rec + 1] = r
       end
-      gpus[#gpus + 1] = e.gpu
     end
     if #rec == 0 then return nil end
-    local function fig(gpu, p) for _, r in ipairs(rec) do if r.gpu == gpu and r.program == p then return r end end end
     local function per(s, n) return n > 0 and math.floor(s / n * 10 + 0.5) / 10 or 0 end -- sectors a request, 0.1 each
     local BLUE, ORANGE, LIGHT, GREY = '#2a6fb0', '#d1603d', '#e3a08a', '#9a9a9a'
     local COALESCED = 32 * 4 // 32 -- a warp's 32 consecutive 4-byte words: 4 sectors of 32 bytes
     local panels, drawn = {{'per thread: bytes in registers (4 each), local memory', {}},
       {'sectors a warp\'s request touches (32 bytes each)', {}}}, {rows = {}}
-    for _, p in ipairs({'naive', 'optimized'}) do
-      local f = fig(gpus[1], p)
+    for k, p in ipairs({'naive', 'optimized'}) do
+      local f = rec[k]
       local row = {program = p, registers = math.floor(f.registers), stack = math.floor(f.stack), ld = per(f.ld, f.ld_req), st = per(f.st, f.st_req)}
       row.said = p .. ': ' .. row.registers .. ' registers + ' .. row.stack .. ' B local'
       table.insert(panels[1][2], {row.said, {{{4 * row.registers, BLUE}, {row.stack, ORANGE}}}})
@@ -672,8 +661,7 @@ local DIAGRAMS = {
     for w = 0, 1023 do mean = mean + #serve(keys(w, spread), 32) / 1024 end
     against(drawn, records(c), 'constant-cache requests per lookup', {{'naive[--spread 1]', #panels[1].rows}, {'naive', #panels[2].rows}},
       function(m, size, p) return 1 + m['sm__idc_divergent_instruction_replays.sum'][p] / size end)
-    against(drawn, records(c), 'shared-memory passes per lookup (mean of 1,024 warps)', {{'optimized', mean}},
-      function(m, _, p) return m['l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum'][p] / m['smsp__sass_inst_executed_op_shared_ld.sum'][p] end)
+    against(drawn, records(c), 'shared-memory passes per lookup (mean of 1,024 warps)', {{'optimized', mean}}, WAVES_PER_LDS)
     local means = per_record(c, function(r) -- the caption restates each GPU's recorded passes per lookup
       local waves, lds = r.m['l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum'] or {}, r.m['smsp__sass_inst_executed_op_shared_ld.sum'] or {}
       return waves.optimized and (lds.optimized or 0) > 0 and each_gpu(drawn, r.gpu, 'optimized', 'passes per lookup', waves.optimized / lds.optimized, '%.2f') or nil
@@ -707,7 +695,7 @@ local DIAGRAMS = {
     local svg, drawn = charts.store_sectors(c.nn, {{'both load in[r·n + c]', load}, {'naive stores out[c·n + r]', naive},
       {'optimized stores out[r·n + c]', opt}}, 'in a touched sector, not written by this store')
     against(drawn, records(c), 'sectors per store', {{'naive', drawn.rows[2].sectors}, {'optimized', drawn.rows[3].sectors}},
-      function(m, _, p) return m['l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum'][p] / m['l1tex__t_requests_pipe_lsu_mem_global_op_st.sum'][p] end)
+      quotient('l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum', 'l1tex__t_requests_pipe_lsu_mem_global_op_st.sum'))
     local r = drawn.rows
     -- The DRAM bytes each GPU recorded written, naive over optimized: the L2 merges a block's partial sectors before DRAM.
     local merged = per_record(c, function(x)
@@ -900,9 +888,9 @@ local DIAGRAMS = {
     -- floats, from ncu (thread FFMAs over 32 floats a global load request) and from the SASS (the
     -- FFMAs over the LDGs of the kernel's code, one float a thread each).
     local uses = {{'naive', drawn_uses.naive}, {'optimized', drawn_uses.optimized}}
-    against(drawn, records(c), 'uses per global load (2 FFMA / 32 per load request)', uses, function(m, _, p)
-      return 2 * m['smsp__sass_thread_inst_executed_op_ffma_pred_on.sum'][p] / (32 * m['l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum'][p]) end)
-    against(drawn, records(c), 'uses per global load (2 FFMA / LDG in the SASS)', uses, function(m, _, p) return 2 * m.FFMA[p] / m.LDG[p] end)
+    against(drawn, records(c), 'uses per global load (2 FFMA / 32 per load request)', uses,
+      quotient('smsp__sass_thread_inst_executed_op_ffma_pred_on.sum', 'l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum', 2 / 32))
+    against(drawn, records(c), 'uses per global load (2 FFMA / LDG in the SASS)', uses, quotient('FFMA', 'LDG', 2))
     -- What the caption restates, for check_pdf.py diagrams: each GPU's L1 hit rate of the naive
     -- program's sectors (ncu) and the results' speedup of the tiled program over the naive.
     local ups, hits = {}, per_record(c, function(r)
@@ -962,8 +950,8 @@ local DIAGRAMS = {
     local svg, drawn = charts.sectors(c.nn, rows, {unit = 1, line = 128, tics = true, xstep = 32,
       xlabel = 'byte (+ the left number); box: a 32-byte sector', needed = 'bytes this load needs', waste = 'not used by this load'})
     for k, prog in ipairs(progs) do
-      against(drawn, recs, 'sectors per load request', {{prog, drawn.rows[k].sectors}}, function(m, _, p)
-        return m['l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum'][p] / m['l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum'][p] end)
+      against(drawn, recs, 'sectors per load request', {{prog, drawn.rows[k].sectors}},
+        quotient('l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum', 'l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum'))
     end
     -- What padding did to the time, on each GPU: the unpadded struct's median over the padded
     -- one's, from the sweep over --width and --pad (below 1: padding is slower).
