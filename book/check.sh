@@ -350,12 +350,10 @@ json.dump(doc, open(sys.argv[2], "w"))
 print(sum('STALE' in json.dumps(b) for b in picked), "blocks marked STALE")
 PY2
     then
-        if python3 book/check_pdf.py overfull "$tmp/stale-pdf/book.log" "$tmp/stale-pdf/book.tex" >"$tmp/overfull.log" 2>&1 &&
-           grep -q 'STALE' "$tmp/stale-pdf/book.tex"; then
-            pass "every chapter's results marked stale fit the page (notes and tables)"
-        else
-            fail "results marked stale run into the margin:"; grep -E '^(FAIL|PASS)' "$tmp/overfull.log" | sed 's/^/    /'
-        fi
+        python3 book/check_pdf.py overfull "$tmp/stale-pdf/book.log" "$tmp/stale-pdf/book.tex" >"$tmp/overfull.log" 2>&1 &&
+            grep -q 'STALE' "$tmp/stale-pdf/book.tex"
+        verdict $? "every chapter's results marked stale fit the page (notes and tables)" \
+            "results marked stale run into the margin:" "$tmp/overfull.log"
     else
         fail "the stale-width test could not typeset the stale results:"; tail -n 20 "$tmp/log" "$tmp/pdf.log" 2>/dev/null | sed 's/^/    /'
     fi

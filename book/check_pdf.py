@@ -507,12 +507,11 @@ def diagrams(figures_path):
             r"\d+ times in 3|\b\d+ requests?\b|memory in (\d+ pass(?:es)?)\b|\d+\.\d+ ms|(?:3 × )?\d+\.\d+ µs|\d+(?:\.\d+)? kernels at once|"
             r"\d+ uses? per global load|\d+ loads?(?: instructions)?, \d+ uses|\d+ B spilled, \d+ µs",
             f["caption"])]
-        shown = said
         if f["svg"].endswith("-inflight.svg"):  # bytes in flight: its KB and the latency, in ns
-            shown += [f"{k} KB" for k in re.findall(r"(\d+(?:\.\d+)?) KB", f["caption"])]
-            shown += [f"{n} ns" for n in re.findall(r"(\d+) ns", f["caption"])]
-        missing = [x for x in shown if x not in drawn]
-        check(shown and not missing, f"{f['label']}: the numbers its caption gives ({', '.join(shown)}) "
+            said += [f"{k} KB" for k in re.findall(r"(\d+(?:\.\d+)?) KB", f["caption"])]
+            said += [f"{n} ns" for n in re.findall(r"(\d+) ns", f["caption"])]
+        missing = [x for x in said if x not in drawn]
+        check(said and not missing, f"{f['label']}: the numbers its caption gives ({', '.join(said)}) "
               f"are the ones its chart draws" + (f"; not drawn: {missing}" if missing else ""))
         d = f.get("drawn") or {}
         marks, rec = d.get("marks", []), d.get("recorded", [])
