@@ -295,9 +295,8 @@ def own_roofs(data_path, figures_path):
     wrong = []
     for r in data["roofs"]:
         row = re.search(rf"\b{r['nn']} [^·]*· (\S+)", words)
-        names = sorted(set(r["roofs"].values()))
-        want = "/".join(names) if names else "none"
-        if not row or set(row.group(1).split("/")) != (set(names) if names else {"none"}):
+        want = "/".join(sorted(set(r["roofs"].values()))) or "none"
+        if not row or set(row.group(1).split("/")) != set(want.split("/")):
             wrong.append(f"{r['nn']} ({want}; chart: {row.group(1) if row else 'no row'})")
     check(not wrong, f"the own-roof chart has a row for each of the {len(data['roofs'])} chapters, "
           f"naming its roof where its results have one" + (f"; wrong: {wrong[:5]}" if wrong else ""))
