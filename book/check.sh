@@ -4,17 +4,9 @@
 # since it was measured, outside CI), ends with "N passed, N failed", exits non-zero if anything failed.
 #   RESULTS_DIR  results files to build from (default results)
 #   BOOK_OUT     where the book goes (default book/out); the check's own files go to $BOOK_OUT/check
-# Six independent sections run side by side, each into its own file under $CHK/out, printed in
-# this order once all are done: (2) the text of both editions against the data the book was built
-# from ($BOOK_OUT/data.json, `scripts/results.py book-json`, by book/check_book.py: every chapter,
-# listing, results row, verdict and evidence metric in its chapter, every internal link resolving)
-# after the HTML edition's layout in headless Chromium at 390 and 1280 px (book/html/check.py);
-# (3) pictures to look at (PDF pages by pdftoppm, HTML pages by Chromium); (4) the PDF's layout and
-# typography (book/check_pdf.py), each check also run on a planted fault; (5) that the build does
-# fail on a missing marker or file, a broken link and a missing results row, and marks a stale row
-# (a warning for a person, a failure in CI) whose note and table still fit the page; (6) each HTML layout check fails on a copy of the site
-# with a defect planted for it; (7) that two assembly passes give the same book.json and figures.json.
-# Sections 5 and 7 need only the data: they start beside the rest of the build.
+# After the build (1), six independent sections (2-7, each headed below by what it checks) run side
+# by side, each into its own file under $CHK/out, printed in order once all are done. Sections 5
+# and 7 need only the data: they start beside the rest of the build.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 
@@ -95,7 +87,8 @@ same_build() { # A B: A's and B's book.json and figures.json equal, each folder'
     done
 }
 
-# --- 2. Both editions against the data ---------------------------------------------------------
+# --- 2. Both editions against the data the book was built from ($DATA): every chapter, listing,
+# results row, verdict and evidence metric in its chapter, every link resolving (book/check_book.py)
 text_checks() {
 # --- HTML edition: layout in headless Chromium -------------------------------------------------
 # book/html/check.py loads every page of the site at 390 px and 1280 px (PASS:/FAIL: lines; see
@@ -194,8 +187,6 @@ pictures() {
 pdffonts "$OUT/book.pdf" 2>/dev/null | awk 'NR > 2 && $(NF-4) != "yes" { bad = 1 } END { exit bad }'
 verdict $? "every font of the PDF is embedded" "the PDF has fonts that are not embedded"
 # PDF pages: the title page, the first chapter's first page, the summary.
-first_title=$(python3 -c 'import json, sys
-print(next("%s. %s" % (c["nn"], c["title"]) for c in json.load(open(sys.argv[1]))["chapters"] if c["status"] == "written"))' "$DATA" 2>/dev/null)
 for spec in "title:1" "chapter:$(page_of "$first_title")" "summary:$(page_of 'Summary: every speedup at a glance')"; do
     name=${spec%%:*}; p=${spec#*:}
     [ -n "$p" ] || { fail "no page found for the $name"; continue; }
@@ -205,51 +196,21 @@ for spec in "title:1" "chapter:$(page_of "$first_title")" "summary:$(page_of 'Su
 done
 # --- HTML edition: pictures -------------------------------------------------------------------
 # The site on a phone (390 px), light and dark: the front page, and one chapter's results.
-shot() { # NAME SCHEME(0 dark, 1 light) PAGE[#ID]
-    local name=$1 scheme=$2 page=$3
-    python3 book/html/cdp.py shoot "$(url "$OUT/html/$page")" "$CHK/$name.png" 390 1100 \
-        "$([ "$scheme" = 0 ] && echo dark || echo light)" >/dev/null 2>&1
+shot() { # NAME dark|light PAGE[#ID]
+    local name=$1
+    python3 book/html/cdp.py shoot "$(url "$OUT/html/$3")" "$CHK/$name.png" 390 1100 "$2" >/dev/null 2>&1
     [ "$(stat -c %s "$CHK/$name.png" 2>/dev/null || echo 0)" -gt 10000 ]
     verdict $? "Chromium screenshot $CHK/$name.png" "Chromium screenshot $name is missing or blank"
 }
-shot phone-light 1 index.html
-shot phone-dark 0 index.html
+shot phone-light light index.html
+shot phone-dark dark index.html
 if [ -n "$first_ch" ] && grep -q "id=\"ch${first_ch}-results\"" "$OUT/html/ch-$first_ch.html" 2>/dev/null; then
-    shot "phone-ch$first_ch-results-dark" 0 "ch-$first_ch.html#ch${first_ch}-results"
+    shot "phone-ch$first_ch-results-dark" dark "ch-$first_ch.html#ch${first_ch}-results"
 fi
 }
 
 # --- 4. The PDF's layout and typography (book/check_pdf.py) ------------------------------------
 pdf_checks() {
-# Each check runs on the book, then on each fault book/plant_pdf.py plants for it, on which it must
-# fail: a copy of the book's data, figures, text or a chart with one defect (where the fault is in
-# several figures, its FAIL lines must name each), or a small document typeset with a fault the
-# book had once.
-pdf_check() { # NAME ARGS...: run a check_pdf.py check on the book, print its lines
-    python3 book/check_pdf.py "$@" >"$CHK/pdf-$1.log" 2>&1
-    cat "$CHK/pdf-$1.log"
-    grep -qE '^(PASS|FAIL): ' "$CHK/pdf-$1.log" || fail "book/check_pdf.py $1 checked nothing: $(tail -n 1 "$CHK/pdf-$1.log")"
-}
-planted_pdf() { # WHAT LOG NAME ARGS...: the check must FAIL on the planted fault (its output into LOG)
-    local what=$1 log=$2; shift 2
-    python3 book/check_pdf.py "$@" >"$log" 2>&1
-    grep -q '^FAIL: ' "$log"
-    verdict $? "the $1 check fails on $what (\"$(grep -m 1 '^FAIL: ' "$log" | cut -c7-200)\")" "the $1 check does not fail on $what:" "$log"
-}
-planted_faults() { # NAME: plant each fault listed for the check, run the check on it
-    local faults fault name what args
-    mapfile -t faults < <(python3 book/plant_pdf.py list "$1")
-    for fault in "${faults[@]}"; do
-        name=${fault%%$'\t'*}; what=${fault#*$'\t'}
-        mapfile -t args < <(python3 book/plant_pdf.py plant "$name" "$OUT" "$CHK" 2>"$CHK/plant-$name.log" </dev/null)
-        case ${args[0]:-} in
-            "") fail "book/plant_pdf.py could not plant $what:"; sed 's/^/    /' "$CHK/plant-$name.log" ;;
-            NOTE:* | FAIL:*) printf '%s\n' "${args[@]}" ;;
-            *) planted_pdf "$what" "$CHK/planted-$name.log" "$1" "${args[@]}"
-               python3 book/plant_pdf.py named "$name" "$CHK/planted-$name.log" ;;
-        esac
-    done
-}
 # Two small documents with the faults the book had, read as GitHub markdown without the book's
 # filters and typeset by book/pdf.sh: a table of 14 columns of unbreakable 12-digit numbers (fits
 # no layout book/to-latex.lua tries), "straight quotes" (TeX prints both as closing marks unless
@@ -271,32 +232,25 @@ mkdir -p "$CHK/planted" "$CHK/planted-sides"
 typeset "$CHK/planted" "the planted document"
 for i in $(seq 40); do printf '## Chapter %d\n\nText of chapter %d.\n\n' "$i" "$i"; done >"$CHK/planted-sides/planted.md"
 BOOK_SIDES=twoside typeset "$CHK/planted-sides" "the two-sided planted document" --metadata title=Planted
-# The checks in order (book/plant_pdf.py CHECKS; check_pdf.py's header says what each checks).
-local checks line args
-mapfile -t checks < <(python3 book/plant_pdf.py checks "$OUT" "$CHK")
-for line in "${checks[@]}"; do
-    IFS=$'\t' read -r -a args <<<"$line"
-    pdf_check "${args[@]}"
-    planted_faults "${args[0]}"
-done
+# Each check on the book, then on each fault book/plant_pdf.py plants for it, on which it must fail
+# (a copy of the book's data, figures, text or a chart with one defect, or a document typeset above).
+python3 book/plant_pdf.py run "$OUT" "$CHK"
 # The roofline's labels are placed for other data than today's too (book/roofline-stress.lua): 20
 # versions of each GPU's roofline, the chapters' points moved at random, every third crowded together.
 mkdir -p "$CHK/roofline-stress"
 if echo x | ROOF_DATA="$DATA" ROOF_OUT="$CHK/roofline-stress" pandoc -f markdown -t plain \
         --lua-filter book/roofline-stress.lua >/dev/null 2>"$CHK/roofline-stress.log"; then
     python3 book/check_pdf.py roofline-labels "$CHK/roofline-stress/figures.json" >"$CHK/pdf-roofline-stress.log" 2>&1
-    n=$(grep -c '^PASS: Trial' "$CHK/pdf-roofline-stress.log")
-    if grep -q '^FAIL: ' "$CHK/pdf-roofline-stress.log"; then
-        fail "the roofline labels overlap on jittered data: $(grep '^FAIL: ' "$CHK/pdf-roofline-stress.log" | head -n 3 | cut -c7-200 | tr '\n' ' ')"
-    else
-        pass "no two labels overlap on any of $n rooflines of jittered data"
-    fi
+    ! grep -q '^FAIL: ' "$CHK/pdf-roofline-stress.log"
+    verdict $? "no two labels overlap on any of $(grep -c '^PASS: Trial' "$CHK/pdf-roofline-stress.log") rooflines of jittered data" \
+        "the roofline labels overlap on jittered data: $(grep '^FAIL: ' "$CHK/pdf-roofline-stress.log" | head -n 3 | cut -c7-200 | tr '\n' ' ')"
 else
     fail "book/roofline-stress.lua failed: $(tail -n 3 "$CHK/roofline-stress.log")"
 fi
 }
 
-# --- 5. The build must fail where it should ----------------------------------------------------------
+# --- 5. The build must fail where it should (a missing marker or file, a broken link, a missing
+# results row), and mark a stale row (a warning for a person, a failure in CI) that still fits the page
 build_fails() {
 # In a scratch copy of book/, scripts/, chapters/ and the results, plant a fault and assemble
 # (book.json only). The faults are made in the sources; the results files are only ever cut by a
@@ -341,23 +295,19 @@ c = next(c for c in json.load(open(sys.argv[1]))["chapters"] if c["results"])
 g = c["results"][0]
 print(g["file"].rsplit("/", 1)[-1], next(r["line"] for r in g["rows"] if r["variant"] == "optimized"), c["folder"])' "$DATA" 2>/dev/null)
     read -r row_file row_line row_dir <<<"$row"
-    if [ -n "$row" ]; then
-        planted "a missing results row" "missing results row" sed -i "${row_line}d" "res/$row_file"
-    else
-        note "no measured chapter with an optimized row: the missing-results-row test needs one"
+    if [ -z "$row" ]; then
+        note "no measured chapter with an optimized row: the missing-results-row and stale tests need one"
+        return
     fi
+    planted "a missing results row" "missing results row" sed -i "${row_line}d" "res/$row_file"
     # A row measured from other sources must come out marked STALE (the build itself succeeds).
     tmp=$(scratch)
-    [ -n "$row" ] && echo '// planted: the sources changed after the measurement' >>"$tmp/$row_dir/optimized.cu"
-    if [ -z "$row" ]; then
-        note "no results: the stale-marking test needs a measured chapter"
-    else
-        assemble "$tmp" && grep -q '"STALE' "$tmp/book/out/book.json" && grep -q 'warning: stale' "$tmp/log"
-        verdict $? "the book marks a planted stale row STALE" "the book does not mark a planted stale row" "$tmp/log"
-    fi
+    echo '// planted: the sources changed after the measurement' >>"$tmp/$row_dir/optimized.cu"
+    assemble "$tmp" && grep -q '"STALE' "$tmp/book/out/book.json" && grep -q 'warning: stale' "$tmp/log"
+    verdict $? "the book marks a planted stale row STALE" "the book does not mark a planted stale row" "$tmp/log"
     # The stale-row rule (book/check_book.py): a WARNING: line for a person, FAIL: lines in CI.
     # Run on that chapter's data alone and a stub site: only how the stale rows are reported counts.
-    if [ -n "$row" ] && [ -s "$tmp/book/out/data.json" ]; then
+    if [ -s "$tmp/book/out/data.json" ]; then
         mkdir -p "$tmp/site"; echo '<main></main>' >"$tmp/site/index.html"
         python3 -c 'import json, sys
 d = json.load(open(sys.argv[1])); d["chapters"] = [c for c in d["chapters"] if c["folder"] == sys.argv[3]]
@@ -381,9 +331,7 @@ json.dump(d, open(sys.argv[2], "w"))' "$tmp/book/out/data.json" "$tmp/data.json"
     # changed sources ran 4.9 pt into it.)
     tmp=$(scratch)
     for d in "$tmp"/chapters/[0-9][0-9]-*/; do [ -f "$d/problem.cu" ] && echo '// planted: changed' >>"$d/problem.cu"; done
-    if [ -z "$row" ]; then
-        note "no results: the stale-width test needs a measured chapter"
-    elif assemble "$tmp" && python3 - "$tmp/book/out/book.json" "$tmp/stale.json" <<'PY2' && (cd "$tmp" && book/pdf.sh stale.json stale-pdf) >"$tmp/pdf.log" 2>&1
+    if assemble "$tmp" && python3 - "$tmp/book/out/book.json" "$tmp/stale.json" <<'PY2' && (cd "$tmp" && book/pdf.sh stale.json stale-pdf) >"$tmp/pdf.log" 2>&1
 import json, re, sys
 doc, picked = json.load(open(sys.argv[1])), []
 def visit(blocks):  # each chapter's Results section, its charts and full record left out
@@ -402,12 +350,10 @@ json.dump(doc, open(sys.argv[2], "w"))
 print(sum('STALE' in json.dumps(b) for b in picked), "blocks marked STALE")
 PY2
     then
-        if python3 book/check_pdf.py overfull "$tmp/stale-pdf/book.log" "$tmp/stale-pdf/book.tex" >"$tmp/overfull.log" 2>&1 &&
-           grep -q 'STALE' "$tmp/stale-pdf/book.tex"; then
-            pass "every chapter's results marked stale fit the page (notes and tables)"
-        else
-            fail "results marked stale run into the margin:"; grep -E '^(FAIL|PASS)' "$tmp/overfull.log" | sed 's/^/    /'
-        fi
+        python3 book/check_pdf.py overfull "$tmp/stale-pdf/book.log" "$tmp/stale-pdf/book.tex" >"$tmp/overfull.log" 2>&1 &&
+            grep -q 'STALE' "$tmp/stale-pdf/book.tex"
+        verdict $? "every chapter's results marked stale fit the page (notes and tables)" \
+            "results marked stale run into the margin:" "$tmp/overfull.log"
     else
         fail "the stale-width test could not typeset the stale results:"; tail -n 20 "$tmp/log" "$tmp/pdf.log" 2>/dev/null | sed 's/^/    /'
     fi
@@ -415,7 +361,7 @@ PY2
 fi
 }
 
-# --- HTML edition: the layout checks fail on planted defects -----------------------------------
+# --- 6. HTML edition: each layout check fails on a copy of the site with a defect planted for it
 planted_html() {
 # Copies of the site, each with one defect (a line of CSS appended to its style sheet, or a page,
 # the script or the search index edited), checked on the first chapter's page at 390 px (search
@@ -494,10 +440,10 @@ fi
 
 # --- The run -------------------------------------------------------------------------------------
 tools >"$CHK/out/1-build" 2>&1 && make_book "$DATA" >>"$CHK/out/1-build" 2>&1 || finish
-# The chapters (two-digit numbers) in the book, for the pictures and planted faults below.
-mapfile -t chapter_nns < <(python3 -c 'import json, sys
-print("\n".join(c["nn"] for c in json.load(open(sys.argv[1]))["chapters"] if c["status"] == "written"))' "$DATA" 2>/dev/null)
-first_ch=${chapter_nns[0]:-}
+# The book's first chapter: its number (two digits) and title, for the pictures and planted faults below.
+IFS=$'\t' read -r first_ch first_title < <(python3 -c 'import json, sys
+c = next(c for c in json.load(open(sys.argv[1]))["chapters"] if c["status"] == "written")
+print(c["nn"], "%s. %s" % (c["nn"], c["title"]), sep="\t")' "$DATA" 2>/dev/null)
 # The page where a chapter or the summary starts in the PDF: the first whose first line is its title.
 page_of() { python3 -c 'import re, sys
 pages = open(sys.argv[1], encoding="utf-8", errors="replace").read().split("\f")

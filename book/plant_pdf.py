@@ -4,13 +4,10 @@ book/check_pdf.py must print FAIL: a copy of the built book's data, figures list
 with one defect, or a small document check.sh typeset with a fault the book once had. Where a fault is
 planted in several figures at once, the check's FAIL lines must name each of them.
 
-    plant_pdf.py checks OUT CHK      each check, in check.sh's order, with its arguments for the
-                                     book: CHECK<TAB>ARG<TAB>..., one a line
-    plant_pdf.py list CHECK          the faults planted for CHECK: NAME<TAB>WHAT, one a line
-    plant_pdf.py plant NAME OUT CHK  plant fault NAME under CHK (from the book in OUT); print the
-                                     check's arguments, one a line (or a NOTE: or FAIL: line)
-    plant_pdf.py named NAME LOG      a PASS: or FAIL: line: the check's output LOG names each figure
-                                     the fault was planted in (nothing for a fault planted once)
+    plant_pdf.py run OUT CHK    each check, in check_pdf.py's order, on the book in OUT (its output
+                                CHK/pdf-CHECK.log, printed), then on each fault planted for it under
+                                CHK (CHK/planted-NAME.log): a PASS: or FAIL: line a fault
+    plant_pdf.py list CHECK     the faults planted for CHECK: NAME<TAB>WHAT, one a line
 
 A planted copy keeps the name check.sh always gave it ($CHK/figures-registers.json, ...): a check's
 FAIL line names its input, and check.sh's PASS line quotes it. Standard library only."""
@@ -19,7 +16,9 @@ import collections
 import json
 import os
 import re
+import subprocess
 import sys
+import traceback
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import check_book  # noqa: E402  (book/ is this script's folder)
@@ -48,9 +47,6 @@ class Book:
     def load(self, kind):
         return json.load(open(self.path(kind), encoding="utf-8"))
 
-    def dump(self, name, obj):
-        return self.write(name, json.dumps(obj))
-
     def write(self, name, text):
         open(f"{self.chk}/{name}", "w", encoding="utf-8").write(text)
         return f"{self.chk}/{name}"
@@ -63,7 +59,7 @@ def edited(kind, edit):
     def plant(b, name):
         obj = b.load(kind)
         new = edit(obj, b)
-        return {kind: b.dump(name + ".json", obj if new is None else new)}
+        return {kind: b.write(name + ".json", json.dumps(obj if new is None else new))}
     return plant
 
 
@@ -76,16 +72,11 @@ def figures(*edits):
     return edited("figures", edit_all)
 
 
-def drawn(f):
-    """What book/charts.lua says a figure draws (empty for a chart that says nothing)."""
-    return f["drawn"] if isinstance(f.get("drawn"), dict) else {}
-
-
 def each(svg, key, change, where=lambda r, d: True, count=None):
     """A figures edit: CHANGE(r) to each record r in drawn[KEY] (its first COUNT) of the figures
     whose chart matches SVG, where WHERE(r, drawn)."""
     def edit(f, b):
-        d = drawn(f)
+        d = f["drawn"] if isinstance(f.get("drawn"), dict) else {}  # what charts.lua says it draws
         for r in (d.get(key) or [])[:count] if re.search(svg, f["svg"]) else []:
             if where(r, d):
                 change(r)
@@ -277,7 +268,7 @@ Fault = collections.namedtuple("Fault", "check what plant named", defaults=[None
 LEGIBLE = r"\.svg\): what it teaches is legible"  # the legibility check's line, after the chart's name
 STREAMS = ("2.1", "3.1", "5.1", "36.1")  # the streams timelines: chapters 02, 03, 05 and 36
 # NAME (its copy CHK/NAME.json or .txt, its check's output CHK/planted-NAME.log): Fault(the check
-# that must fail on it, what it plants (check.sh's PASS line says it), how, and where it is planted
+# that must fail on it, what it plants (its PASS line says it), how, and where it is planted
 # in several figures, (the check as the PASS line calls it, what it names, one pattern a figure
 # that a line of the check's output must match)). The pictures' faults run in the order they
 # always did: they write their SVGs into CHK one after another.
@@ -297,37 +288,29 @@ FAULTS = {
     "data-same": Fault("sweep-same", "a sweep whose two series were made the same", edited("data", same_sweep)),
     "figures-labels": Fault("roofline-labels", "a label planted over another on a roofline",
                             edited("figures", roofline_label)),
-    # A caption that says 8-way where the chart shows a 32-way conflict (or 3 sectors, 0.3 KB, ...).
     "figures-diagrams": Fault("diagrams", "a picture whose caption gives other numbers than it draws", figures(captions(
         r"-(sectors|banks|divergence|traffic|occupancy|local|inflight)\.svg$",
         (r"\d+ passes", "7 passes"), (r"\d+ sectors", "3 sectors"), (r"\d+-way", "8-way"), (r"\d+ times", "9 times"),
         (r"\d+ warps", "7 warps"), (r"\d+ bytes", "5 bytes"), (r"\d+ ns", "9 ns"), (r"\d+(\.\d+)? KB", "0.3 KB")))),
-    # The occupancy API's answer for the naive program's block, one warp more than drawn.
     "figures-occupancy": Fault("diagrams", "an occupancy API answer one warp off the picture", figures(
         each("", "recorded", plus("warps", 1), lambda r, d: r["program"] == "naive" and "warps" in r))),
-    # Captions that give other registers than Figures 8.1 and 18.1 draw (150 for each count, 48 B local).
     "figures-registers": Fault("diagrams", "captions whose register counts are not the ones drawn", figures(
         captions("", (r"\d+ registers", "150 registers"), (r"\d+ B local", "48 B local"))),
         ("the caption check", "both planted register counts (Figures 8.1 and 18.1)",
          [r"^FAIL: Figure 8.1:: the numbers its caption", r"^FAIL: Figure 18.1:: the numbers its caption"])),
-    # ncu's register-limited blocks for chapter 08's optimized program one more than drawn, and
-    # chapter 18's naive local-load sectors on one GPU doubled.
     "figures-records": Fault("diagrams", "a register limit and local sectors other than each GPU recorded", figures(
         each(r"ch08-occupancy\.svg$", "recorded", plus("blocks", 1), lambda r, d: r["program"] == "optimized"),
         each(r"-local\.svg$", "recorded", times("ld", 2), count=1)),
         ("the record check", "both planted records (Figures 8.1 and 18.1)",
          [r"^FAIL: Figure 8.1:: the resident warps it draws", r"^FAIL: Figure 18.1:: the registers, stack frame"])),
-    # The naive program's warps active recorded at twice what a bytes-in-flight picture draws.
     "figures-inflight": Fault("diagrams", "recorded warps twice those a bytes-in-flight picture draws", figures(
         each(r"-inflight\.svg$", "evidence", times("warps", 2), lambda r, d: r["program"] == "naive"))),
-    # The Little's-law lines at the latency the optimized launch implies (the most loaded point, as
-    # the pictures first drew them), not the least-loaded point's.
+    # As the pictures first drew them: at the most loaded point, not the least-loaded point's.
     "figures-inflight-l0": Fault("diagrams", "Little's-law lines at the most-loaded point's latency", figures(each(
         r"-inflight\.svg$", "lines", lambda ln: ln.update(l0=max(ln["points"], key=lambda p: p["bytes"])["bytes"] / (
             max(ln["points"], key=lambda p: p["bytes"])["rate"] / 2 / ln["sms"])))),
         ("the latency check", "both planted lines (Figures 6.1 and 7.1)",
          [rf"^FAIL: Figure {n}:* its Little's-law lines run at the latency" for n in ("6.1", "7.1")])),
-    # Chapter 07's two GPUs' markers for the optimized launch not set apart.
     "figures-inflight-hidden": Fault("diagrams", "chapter 07's H100 marker drawn under the H200's", figures(
         redraw(r"ch07-inflight\.svg$", marker_hidden)),
         ("the legibility check", "Figure 7.1's hidden marker", [r"ch07-inflight" + LEGIBLE + ".*hides under another GPU"])),
@@ -343,20 +326,16 @@ FAULTS = {
         ("the legibility check", "the planted pictures (Figures 10.1, 15.1 and 6.1)",
          [r"ch10-occupancy" + LEGIBLE + r".*binds\" is not on the curve",
           r"ch15-sectors" + LEGIBLE + ".*a float a lane reads is 1.00 units", r"ch06-inflight" + LEGIBLE + ".* overlaps "])),
-    # Chapter 22's caption a request short of what its picture draws (31 for 32).
     "figures-requests": Fault("diagrams", "chapter 22's caption a request short of its picture", figures(captions(
         r"-requests\.svg$", (r"(\d+) requests", lambda m: str(int(m.group(1)) - 1) + " requests"))),
         ("the caption check", "Figure 22.1's 31 requests", [r"^FAIL: Figure 22.1.*not drawn: \['31 requests'\]"])),
-    # Each GPU's recorded sectors per store (chapter 20), requests per lookup (22), ... one more than drawn.
     "figures-recorded": Fault("diagrams", "recorded sectors per store and requests per lookup one more than drawn",
                               figures(each("", "per_request", plus("recorded", 1))),
                               ("the recorded-figure check", "the planted pictures (Figures 16.1, 19.1, 20.1 and 22.1)",
                                [r"^FAIL: Figure 20.1.*sectors per store.*differ", r"^FAIL: Figure 22.1.*requests per lookup.*differ",
                                 r"^FAIL: Figure 19.1.*uses per global load.*differ",
                                 r"^FAIL: Figure 16.1.*sectors per load request.*differ"])),
-    # The second GPU's record (the H200's: the pictures are drawn from the first) one more than
-    # Figures 1.1 and 21.1 draw (bytes per element, tile row, passes per load), and missing the
-    # counters that Figure 32.1's passes and lanes are checked against.
+    # The second GPU's record (the pictures are drawn from the first GPU's).
     "figures-record-each": Fault(
         "diagrams", "the H200's record one more than Figures 1.1 and 21.1 draw, its counters for 32.1 missing", figures(
             each(r"ch(01|21)-", "per_request", plus("recorded", 1), lambda r, d: r["gpu"] == "nvidia-h200"),
@@ -370,9 +349,6 @@ FAULTS = {
                            figures(each(r"ch17-sectors\.svg$", "per_request", plus("recorded", 0.1))),
                            ("the recorded-figure check", "Figure 17.1 a tenth of a sector off",
                             [r"^FAIL: Figure 17.1.*sectors per load request over 32 rows.*differ"])),
-    # The tiling picture (Figure 19.1): a caption that gives the tiled program 16 uses per global
-    # load where the chart draws 32; its rows of floats drawn 1 unit thick on the phone; the H200's
-    # speedup of the tiled program 10% off what its caption restates.
     "figures-tiling": Fault("diagrams", "chapter 19's caption with 16 uses per global load where 32 are drawn", figures(
         captions(r"-tiling\.svg$", (r"(\d\d+) uses per global load", "16 uses per global load"))),
         ("the caption check", "Figure 19.1's 16 uses per global load",
@@ -385,9 +361,6 @@ FAULTS = {
         r"ch19-tiling\.svg$", "recorded", times("value", 1.1), lambda r, d: r["metric"] == "speedup" and r["gpu"] == "nvidia-h200")),
         ("the restated-figure check", "Figure 19.1's speedup",
          [r"^FAIL: Figure 19.1:* the recorded figures its caption restates.*optimized speedup said [\d.]+×, recorded [\d.]+ on nvidia-h200"])),
-    # The streams timelines (Figures 2.1, 3.1, 5.1, 36.1): captions whose milliseconds, microseconds
-    # and kernels at once are not the chart's; the H100's record 10% off what the captions restate;
-    # the pictures drawn illegibly.
     "figures-streams": Fault("diagrams", "streams timelines whose captions give other times than they draw", figures(captions(
         r"-streams\.svg$", (r"[\d.]+ kernels at once", "9.5 kernels at once"), (r"\d+\.\d+ ms", "7.25 ms"),
         (r"\d+\.\d+ µs", "7.25 µs"))),
@@ -403,8 +376,6 @@ FAULTS = {
         ("the legibility check", "the planted streams timelines (Figures 2.1, 3.1 and 5.1)",
          [r"ch02-streams-phone" + LEGIBLE + ".*a dashed line runs through", r"ch05-streams" + LEGIBLE + ".*overprints",
           r"ch03-streams" + LEGIBLE + ".*overprints"])),
-    # Chapter 08's recorded spill stores one byte more than Figure 8.1 says and draws, and its
-    # phone edition's second point label moved onto the first.
     "figures-spills": Fault("diagrams", "chapter 08's spill stores a byte more than its caption and picture say", figures(each(
         r"ch08-occupancy\.svg$", "figures", plus("value", 1), lambda r, d: r["metric"] == "spill_store_bytes")),
         ("the restated-figure check", "Figure 8.1's spill stores",
@@ -412,8 +383,6 @@ FAULTS = {
     "figures-occupancy-labels": Fault("diagrams", "chapter 08's point labels one over another on the phone", figures(redraw(
         r"ch08-occupancy\.svg$", phone=moved(r"translate\([\d.]+,[\d.]+\)(?=\" stroke=\"none\"[^>]*>\s*<text>min-blocks)"))),
         ("the legibility check", "Figure 8.1's planted label over another", [r"ch08-occupancy-phone" + LEGIBLE + ".* overlaps "])),
-    # Nsight Compute's shared-memory limit for chapter 10's naive launches one block more than
-    # Figure 10.1 draws, and chapter 36's optimized program recorded allocating in every iteration.
     "figures-data2": Fault("diagrams", "a shared-memory limit and allocation calls other than each GPU recorded", figures(
         each(r"ch10-occupancy\.svg$", "per_request", plus("recorded", 1)),
         each(r"ch36-streams\.svg$", "per_request", lambda r: r.update(recorded=1), lambda r, d: r["program"] == "optimized")),
@@ -426,8 +395,6 @@ FAULTS = {
     "data-noisy": Fault("noisy", "a sweep row whose 55.5% noise is not in bold", edited("data", lambda d, b: next(
         r for c in d["chapters"] for g in c["sweeps"] for r in g["rows"] if (r["noise_pct"] or 0) < 1).update(noise_pct=55.5))),
     "data-planned": Fault("parts", "a part whose chapters are all planned", edited("data", last_part_planned)),
-    # One at a time: every chapter's first page printed three times (long chapters), a counter no
-    # claim reads printed in the first chapter (a counter dump), a "Generated by make readme" note.
     "record-long": Fault("record", "chapters three pages longer", pages(lambda pages, written, spans: [
         p for i, p in enumerate(pages) for _ in range(3 if i in {s for s, _ in spans.values()} else 1)])),
     "record-dump": Fault("record", "a counter dump in a chapter",
@@ -435,10 +402,8 @@ FAULTS = {
     "record-generated": Fault("record", "a Generated-by note",
                               pages(on_first_page("\nGenerated by make readme from results/.\n"))),
     "layout-lone": Fault("lone-headings", "a heading as the last line of a page", pages(lone_heading)),
-    # The first chapter's second table caption gone (a table moved away that kept its number).
     "layout-gap": Fault("table-numbers", "a chapter whose second table moved away with its number", pages(captions_gone("2"))),
     "layout-counters": Fault("counter-rows", "a counter table of 13 rows", edited("json", counters_13)),
-    # The first chapter with no table caption left (every table moved away: "The last column").
     "layout-pointer": Fault("table-pointers", "a chapter whose tables all moved away", pages(captions_gone(r"(\d+)"))),
     "wide-table": Fault("overfull", "a planted table too wide for the page",
                         typeset("planted", ("log", "book.log"), ("tex", "book.tex"))),
@@ -449,32 +414,61 @@ FAULTS = {
 }
 
 
-def named(name, log_path):
-    """The check's output names each figure the fault was planted in."""
-    if FAULTS[name].named:
-        who, what, patterns = FAULTS[name].named
-        lines = open(log_path, encoding="utf-8", errors="replace").read().split("\n")
+def checked(check, args, log):
+    """book/check_pdf.py CHECK ARGS, its output into LOG; that output."""
+    with open(log, "w", encoding="utf-8") as out:
+        subprocess.run([sys.executable, "book/check_pdf.py", check, *args], stdout=out, stderr=subprocess.STDOUT)
+    return open(log, encoding="utf-8", errors="replace").read()
+
+
+def indented(text):
+    print("".join(f"    {line}\n" for line in text.splitlines()), end="")
+
+
+def planted(b, name, fault):
+    """Plant fault NAME and run its check on it, which must FAIL; where the fault is in several
+    figures, its FAIL lines must name each."""
+    try:
+        copies = fault.plant(b, name)
+    except Unplanted as e:
+        print(e)
+        return
+    except Exception:  # noqa: BLE001  (a fault that cannot be planted fails, with its traceback)
+        print(f"FAIL: book/plant_pdf.py could not plant {fault.what}:")
+        indented(traceback.format_exc())
+        return
+    log = f"{b.chk}/planted-{name}.log"
+    lines = checked(fault.check, [copies.get(k, b.path(k)) for k in CHECKS[fault.check][1]], log).split("\n")
+    first = next((line for line in lines if line.startswith("FAIL: ")), None)
+    if first:  # quoted from its 7th byte to its 200th, as check.sh's `cut -c7-200` always did
+        quoted = first.encode()[6:200].decode(errors="ignore")
+        check_book.check(True, f"the {fault.check} check fails on {fault.what} (\"{quoted}\")")
+    else:
+        check_book.check(False, f"the {fault.check} check does not fail on {fault.what}:")
+        indented("\n".join(lines))
+    if fault.named:
+        who, what, patterns = fault.named
         ok = all(any(re.search(p, line) for line in lines) for p in patterns)
-        check_book.check(ok, f"{who} names {what}" if ok else f"{who} does not name {what}; see {log_path}")
+        check_book.check(ok, f"{who} names {what}" if ok else f"{who} does not name {what}; see {log}")
+
+
+def run(out, chk):
+    b = Book(out, chk)
+    for check, (_, kinds) in CHECKS.items():
+        text = checked(check, [b.path(k) for k in kinds], f"{chk}/pdf-{check}.log")
+        print(text, end="")
+        if not re.search(r"^(PASS|FAIL): ", text, re.M):
+            check_book.check(False, f"book/check_pdf.py {check} checked nothing: {(text.splitlines() or [''])[-1]}")
+        for name, fault in FAULTS.items():
+            if fault.check == check:
+                planted(b, name, fault)
 
 
 def main(argv):
-    cmd, args = (argv[0], argv[1:]) if argv else ("", [])
-    if cmd == "checks" and len(args) == 2:
-        for check, (_, kinds) in CHECKS.items():
-            print("\t".join([check] + [Book(*args).path(k) for k in kinds]))
-    elif cmd == "list" and len(args) == 1:
-        print("".join(f"{name}\t{f.what}\n" for name, f in FAULTS.items() if f.check == args[0]), end="")
-    elif cmd == "plant" and len(args) == 3 and args[0] in FAULTS:
-        fault, b = FAULTS[args[0]], Book(*args[1:])
-        try:
-            planted = fault.plant(b, args[0])
-        except Unplanted as e:
-            print(e)
-            return 0
-        print("\n".join(planted.get(k, b.path(k)) for k in CHECKS[fault.check][1]))
-    elif cmd == "named" and len(args) == 2 and args[0] in FAULTS:
-        named(*args)
+    if argv[:1] == ["list"] and len(argv) == 2:
+        print("".join(f"{name}\t{f.what}\n" for name, f in FAULTS.items() if f.check == argv[1]), end="")
+    elif argv[:1] == ["run"] and len(argv) == 3:
+        run(*argv[1:])
     else:
         print(__doc__, file=sys.stderr)
         return 2
