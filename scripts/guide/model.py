@@ -244,7 +244,15 @@ class Chapter:
             text = ""
             for lit, name in re.findall(r'"([^"]*)"|([A-Z_][A-Z0-9_]*)', m.group(1) if m else ""):
                 if name:
-                    where, lit = self.string_macros().get(name, (None, None))
+                    found = self.string_macros().get(name, [(None, None)])
+                    if len({lit for _, lit in found}) > 1:
+                        # Under #if alternatives, or in two headers: which one the build
+                        # takes is the preprocessor's business, not something read here.
+                        raise ResultsError(f"{rel(path)}: .ncu_metrics names {name}, which is "
+                                           "defined with different metrics in " +
+                                           ", ".join(sorted({rel(f) for f, _ in found})) +
+                                           ": define it once")
+                    where, lit = found[0]
                     if lit is None:
                         raise ResultsError(f"{rel(path)}: .ncu_metrics names {name}, which no "
                                            "header of the chapter or of common/ defines as "
@@ -263,15 +271,16 @@ class Chapter:
         return self._declared
 
     def string_macros(self):
-        """name -> (file, the text of a #define whose value is string literals only), from
-        common/*.h and the chapter's own files (comments dropped, continued lines joined)."""
+        """name -> [(file, the text of a #define whose value is string literals only)], every
+        definition, from common/*.h and the chapter's own files (comments dropped, continued
+        lines joined)."""
         out = {}
         for f in sorted(glob.glob(os.path.join(ROOT, "common", "*.h"))) + \
                 sorted(glob.glob(os.path.join(self.dir, "*.[ch]*"))):
             text = re.sub(r"/\*.*?\*/|//[^\n]*", "", read_text(f, data_file=False), flags=re.S)
             text = re.sub(r"\\\n", " ", text)
             for name, value in STRING_MACRO.findall(text):
-                out[name] = (f, "".join(re.findall(r'"([^"]*)"', value)))
+                out.setdefault(name, []).append((f, "".join(re.findall(r'"([^"]*)"', value))))
         return out
 
     def problem(self):

@@ -374,6 +374,14 @@ def main():
                 '    .ncu_metrics = "a.sum," TWO_METRICS,\n};\n', with_header)
     check("a macro of string literals in .ncu_metrics declares its metrics",
           got == ["a.sum", "b.sum", "c.sum"], str(got))
+    def with_alternatives(c):
+        with open(os.path.join(c.dir, "stalls.h"), "w") as f:
+            f.write('#ifdef WIDE\n#define MORE "b.sum,c.sum"\n#else\n#define MORE "b.sum"\n#endif\n')
+        return c.declared()
+    got = probe('#include "stalls.h"\nconst struct problem PROBLEM = {\n'
+                '    .ncu_metrics = "a.sum," MORE,\n};\n', with_alternatives)
+    check("PLANT a .ncu_metrics macro defined two ways under #ifdef: refused, not the last one read",
+          isinstance(got, str) and "defined with different metrics" in got, str(got))
     got = probe('const struct problem PROBLEM = {\n    .ncu_metrics = "a.sum," NO_SUCH,\n};\n',
                 lambda c: c.declared())
     check("PLANT a name in .ncu_metrics that no header defines: a clear error naming it",
