@@ -53,8 +53,6 @@ end
 -- chart fits a 390-px phone's column whole, its text at 11 px or more.
 local PHONE_W = 340
 local function phone_height(h, w) return math.floor(math.max(h * 0.9, h * w / PHONE_W * 0.55)) end
--- A multiplot of N panels side by side with its panels stacked instead (for a phone).
-local function stacked(script, n) return (script:gsub('set multiplot layout 1,' .. n, 'set multiplot layout ' .. n .. ',1')) end
 local function render_chart(name, script, height, width, phone_script, phone_h)
   local h, w = height or 340, width or 680
   local phone = (phone_script or script):gsub("font ',10'", "font ',11'"):gsub("font ',9'", "font ',11'")
@@ -92,6 +90,15 @@ set grid ytics lc rgb '#e3e3e3' lt 1
 set style fill solid 0.9 noborder
 set key samplen 1.5 spacing 1.1
 ]]
+-- A multiplot: SETUP, then panel(k, p) for each of PANELS, stacked; across: side by side, and the
+-- same stacked second (for a phone, where panels side by side are too narrow).
+local function multiplot(panels, across, setup, panel)
+  local body = {}
+  for k, p in ipairs(panels) do body[k] = panel(k, p) end
+  local function layout(r, c) return STYLE .. 'set multiplot layout ' .. r .. ',' .. c .. '\n' .. setup .. table.concat(body) .. 'unset multiplot\n' end
+  if across then return layout(1, #panels), layout(#panels, 1) end
+  return layout(#panels, 1)
+end
 
 
 -- One chapter: a bar per program, clustered by GPU, its value above it, each GPU's roof as a dashed
@@ -684,10 +691,9 @@ end
 -- column of a tile[TILE][ROW] of floats (lane l reads element [l][0]: word ROW * l, bank
 -- word mod 32), for each row length the chapter declares.
 local function banks_diagram(nn, tile, row_lengths)
-  local drawn, cols = {panels = {}}, #row_lengths
-  local script = STYLE .. "set multiplot layout 1," .. cols .. "\nunset key\nset grid noxtics noytics\nset border 3\n" ..
-    "set xrange [-1.5:31.5]\nset yrange [31.5:-0.5]\nset xtics 0,8,31 scale 1\nset ytics 0,8,31 scale 1\nset xlabel 'bank = word mod 32'\nset ylabel 'lane'\n"
-  for k, rl in ipairs(row_lengths) do
+  local drawn = {panels = {}}
+  local script, phone = multiplot(row_lengths, true, "unset key\nset grid noxtics noytics\nset border 3\n" ..
+    "set xrange [-1.5:31.5]\nset yrange [31.5:-0.5]\nset xtics 0,8,31 scale 1\nset ytics 0,8,31 scale 1\nset xlabel 'bank = word mod 32'\nset ylabel 'lane'\n", function(k, rl)
     local pts, per_bank, worst = {}, {}, 0
     for lane = 0, 31 do
       local bank = (rl * lane) % 32
@@ -705,24 +711,19 @@ local function banks_diagram(nn, tile, row_lengths)
       say = {{'word ' .. rl .. '·l = ' .. rl - d .. '·l + ' .. (d == 1 and '' or d) .. 'l:', 0.5, 24, 'left'},
         {'lane l in bank ' .. (d == 1 and 'l' or d .. 'l mod 32'), 0.5, 27, 'left'}}
     end
-    script = script .. 'unset label\n'
-    for _, t in ipairs(say) do
-      script = script .. string.format("set label %s at %.1f,%.1f %s font ',10' tc rgb '#333333'\n", gq(t[1]), t[2], t[3], t[4])
-    end
-    script = script .. string.format("set title %s font ',11'\n", gq(string.format('tile[%d][%d]: %d-way, %d pass%s', tile, rl, worst, worst, worst == 1 and '' or 'es'))) ..
+    local s = {'unset label\n'}
+    for _, t in ipairs(say) do s[#s + 1] = string.format("set label %s at %.1f,%.1f %s font ',10' tc rgb '#333333'\n", gq(t[1]), t[2], t[3], t[4]) end
+    return table.concat(s) .. string.format("set title %s font ',11'\n", gq(string.format('tile[%d][%d]: %d-way, %d pass%s', tile, rl, worst, worst, worst == 1 and '' or 'es'))) ..
       cells('$b' .. k, pts, 0.45, 0.45, worst > 1 and '#d1603d' or '#2a6fb0')
-  end
-  script = script .. 'unset multiplot\n'
+  end)
   -- On a phone the panels are stacked, each the column's width, so that a title with its passes fits.
-  return render_chart('ch' .. nn .. '-banks', script, 340, 680, stacked(script, cols), 300 * cols), drawn
+  return render_chart('ch' .. nn .. '-banks', script, 340, 680, phone, 300 * #row_lengths), drawn
 end
 
 -- Divergence: for each program, which lanes of two warps run each side of the kernel's branch
 -- (a row per pass a warp makes through the branch: one per side some of its lanes take). passes
 -- is {{name, {warp 0: {side -> {lanes}}, warp 1: ...}}} as book.lua evaluated the branch.
 local function divergence_diagram(nn, programs)
-  local script = STYLE .. "set multiplot layout " .. #programs .. ",1\nunset key\nset grid noxtics noytics\nset border 3\n" ..
-    "set xrange [-0.5:31.5]\nset xtics 0,8,31 scale 1\nset xlabel 'lane'\n"
   local drawn, most, widest = {passes = {}}, 0, 0
   for _, prog in ipairs(programs) do -- every panel as many rows high as the fullest, so that rows are alike
     local n = 0
@@ -734,8 +735,10 @@ local function divergence_diagram(nn, programs)
     end
     most = math.max(most, n)
   end
-  script = script .. string.format('set lmargin %d\n', math.ceil(0.8 * widest) + 1) -- the same in each panel, so that their lanes line up
-  for k, prog in ipairs(programs) do
+  -- The panels are stacked, each the column's width: side by side, a row's name (its warp, side and
+  -- elements) leaves its lanes little room, and on a phone a panel's title runs past the canvas.
+  local script = multiplot(programs, false, "unset key\nset grid noxtics noytics\nset border 3\nset xrange [-0.5:31.5]\nset xtics 0,8,31 scale 1\n" ..
+    string.format("set xlabel 'lane'\nset lmargin %d\n", math.ceil(0.8 * widest) + 1), function(k, prog) -- lmargin: the same in each panel, so that their lanes line up
     local pts, yt, row = {}, {}, 0
     for w, sides in ipairs(prog[2]) do
       for _, side in ipairs({'if', 'else'}) do
@@ -747,13 +750,10 @@ local function divergence_diagram(nn, programs)
       end
     end
     drawn.passes[#drawn.passes + 1] = row
-    script = script .. string.format("set title %s font ',11'\nset yrange [%.1f:0.5]\nset ytics scale 0 font ',11' (%s)\n",
+    return string.format("set title %s font ',11'\nset yrange [%.1f:0.5]\nset ytics scale 0 font ',11' (%s)\n",
         gq(string.format('%s: %d passes for 2 warps', prog[1], row)), most + 0.5, table.concat(yt, ', ')) ..
       cells('$d' .. k, pts, 0.42, 0.35, row > 2 and '#d1603d' or '#2a6fb0')
-  end
-  -- The panels are stacked, each the column's width: side by side, a row's name (its warp, side and
-  -- elements) leaves its lanes little room, and on a phone a panel's title runs past the canvas.
-  script = script .. 'unset multiplot\n'
+  end)
   return render_chart('ch' .. nn .. '-divergence', script, 190 * #programs, 680, nil, 250 * #programs), drawn
 end
 
@@ -859,9 +859,8 @@ end
 -- key, if given, {{name, colour}}: a box each, above the first panel.
 local function local_diagram(nn, panels, key)
   local function script(cols, top)
-    local s = STYLE .. "set multiplot layout " .. #panels .. ",1\nunset key\nset border 1\nset grid noxtics noytics\n" ..
-      "unset ytics\nset lmargin 2\nset rmargin 4\nset xtics out scale 0.6 font ',10'\n"
-    for k, p in ipairs(panels) do
+    return (multiplot(panels, false, "unset key\nset border 1\nset grid noxtics noytics\n" ..
+      "unset ytics\nset lmargin 2\nset rmargin 4\nset xtics out scale 0.6 font ',10'\n", function(k, p)
       local boxes, labels, widest = {}, {}, 0
       for i, r in ipairs(p[2]) do
         local y = 1.8 * (#p[2] - i) + 1 -- the first row on top, its text above its bars, clear of them
@@ -878,15 +877,14 @@ local function local_diagram(nn, panels, key)
       end
       local keyed = {}
       for _, e in ipairs(k == 1 and key or {}) do keyed[#keyed + 1] = ', keyentry with boxes fc rgb ' .. gq(e[2]) .. ' title ' .. gq(e[1]) end
-      s = s .. (#keyed > 0 and string.format("set key at screen 0.5,0.995 center top horizontal maxcols %d\nset tmargin %.1f\n", cols, top) or
+      return (#keyed > 0 and string.format("set key at screen 0.5,0.995 center top horizontal maxcols %d\nset tmargin %.1f\n", cols, top) or
           (k == 2 and key and #key > 0 and "unset key\nset tmargin -1\n" or '')) ..
         string.format("set title %s font ',11'\nunset label\nset xrange [0:%.4g]\nset yrange [0.4:%.2f]\n",
           gq(p[1]), widest * 1.04 + 1e-9, 1.8 * (#p[2] - 1) + 2.05) .. table.concat(labels, '\n') .. '\n' ..
         eod('$l' .. k, boxes, '0 0 0 0 0') .. '\n' ..
         "plot $l" .. k .. " using (($1+$2)/2):(($3+$4)/2):1:2:3:4:5 with boxxyerror fs solid 1.0 noborder lc rgb variable notitle" ..
         table.concat(keyed) .. "\n"
-    end
-    return s .. 'unset multiplot\n'
+    end))
   end
   local n = key and #key or 0
   return render_chart('ch' .. nn .. '-local', script(n, 4.5), 160 * #panels + 10 + (n > 0 and 30 or 0), 680,
@@ -901,12 +899,10 @@ local function requests_diagram(nn, panels)
   local n = 0
   for _, p in ipairs(panels) do n = math.max(n, #p.rows) end
   local rows_y = table.concat({n // 4, n // 2, 3 * n // 4, n}, ', ')
-  local script = STYLE .. "set multiplot layout 1," .. #panels .. "\nset tmargin 3.5\nunset key" ..
-    "\nset grid noxtics noytics\nset border 3\n" ..
-    string.format("set xrange [-0.5:31.5]\nset yrange [%.1f:0.5]\nset xtics 0,8,31 scale 1\nset ytics (1, %s) scale 1\nset xlabel 'lane'\n",
-      n + 0.5, rows_y)
   local drawn = {panels = {}}
-  for k, p in ipairs(panels) do
+  local script, phone = multiplot(panels, true, "set tmargin 3.5\nunset key\nset grid noxtics noytics\nset border 3\n" ..
+    string.format("set xrange [-0.5:31.5]\nset yrange [%.1f:0.5]\nset xtics 0,8,31 scale 1\nset ytics (1, %s) scale 1\nset xlabel 'lane'\n",
+      n + 0.5, rows_y), function(k, p)
     local pts = {}
     for row, lanes in ipairs(p.rows) do
       for _, l in ipairs(lanes) do pts[#pts + 1] = string.format('%d %d', l, row) end
@@ -916,14 +912,13 @@ local function requests_diagram(nn, panels)
     local own = p.own and string.format("set yrange [%.1f:0.5]\nset ytics 1,1,%d\n", #p.rows + (p.note and 1.5 or 0.5), #p.rows) or
       string.format("set yrange [%.1f:0.5]\nset ytics (1, %s)\n", n + 0.5, rows_y)
     local color = #p.rows > 8 and '#d1603d' or '#2a6fb0'
-    script = script .. string.format("set title %s font ',11'\nset ylabel %s\nunset label\n", gq(p.title), gq(p.ylabel)) .. own ..
+    return string.format("set title %s font ',11'\nset ylabel %s\nunset label\n", gq(p.title), gq(p.ylabel)) .. own ..
       (p.says and string.format("set label %s at graph 0.5,1.06 center font ',10' tc rgb '%s'\n", gq(p.says), color) or '') ..
       (p.note and string.format("set label %s at 15.5,%.1f center font ',10' tc rgb '#333333'\n", gq(p.note), #p.rows + (p.own and 1 or 2.5)) or '') ..
       cells('$q' .. k, pts, 0.42, 0.4, color, true)
-  end
-  script = script .. 'unset multiplot\n'
+  end)
   -- On a phone the panels are stacked, each the column's width (side by side the lane ticks run together).
-  return render_chart('ch' .. nn .. '-requests', script, 340, 680, stacked(script, #panels), 240 * #panels), drawn
+  return render_chart('ch' .. nn .. '-requests', script, 340, 680, phone, 240 * #panels), drawn
 end
 
 -- Store sectors: the 32-byte sectors one warp's access touches, for each row {name, {word of
@@ -997,13 +992,12 @@ local function streams_diagram(nn, panels, xlabel, key, height)
   for _, p in ipairs(panels) do right = extent(p, right) end
   right = right * 1.03
   local shared, drawn = right, {titles = {}}
-  local script = STYLE .. 'set multiplot layout ' .. #panels .. ",1\nset key outside top center horizontal\nset grid noxtics noytics\nset border 1\n" ..
-    string.format("set xrange [0:%.5g]\nset xtics scale 1\nset ytics scale 0 font ',10'\n", right)
-  for k, p in ipairs(panels) do
-    local rows, text = {}, {}
+  local script = multiplot(panels, false, "set key outside top center horizontal\nset grid noxtics noytics\nset border 1\n" ..
+    string.format("set xrange [0:%.5g]\nset xtics scale 1\nset ytics scale 0 font ',10'\n", right), function(k, p)
+    local rows, text, s = {}, {}, ''
     if p.own or right ~= shared then -- a panel on a time axis of its own, or the shared one again after it
       right = p.own and extent(p, 0) * 1.03 or shared
-      script = script .. string.format("set xrange [0:%.5g]\n", right)
+      s = string.format("set xrange [0:%.5g]\n", right)
     end
     local gap = right * 0.0012
     for _, b in ipairs(p.boxes) do
@@ -1023,15 +1017,14 @@ local function streams_diagram(nn, panels, xlabel, key, height)
       yt[#yt + 1] = (t[1]:find('\n') and '"' .. t[1]:gsub('["\\]', '\\%0'):gsub('\n', '\\n') .. '"' or gq(t[1])) .. ' ' .. t[2]
     end
     drawn.titles[k] = p.title
-    script = script .. string.format("set title %s font ',11'\nset yrange [%.3f:%.3f]\nset ytics (%s)\nunset label\nunset arrow\n%s\n",
+    s = s .. string.format("set title %s font ',11'\nset yrange [%.3f:%.3f]\nset ytics (%s)\nunset label\nunset arrow\n%s\n",
         gq(p.title), p.yrange[1], p.yrange[2], table.concat(yt, ', '), table.concat(text, '\n')) ..
       (k == #panels and 'set xlabel ' .. gq(xlabel) .. '\n' or '') .. (k == 2 and 'unset key\n' or '') ..
       eod('$s' .. k, rows) .. '\n' ..
       string.format("plot $s%d using (($1+$2)/2):3:1:2:($3-%.3f):($3+%.3f):4 with boxxyerror fs solid 1.0 noborder lc rgb variable notitle", k, p.half, p.half)
-    for _, e in ipairs(k == 1 and key or {}) do script = script .. ', NaN with boxes lc rgb ' .. gq(e[2]) .. ' title ' .. gq(e[1]) end
-    script = script .. '\n'
-  end
-  script = script .. 'unset multiplot\n'
+    for _, e in ipairs(k == 1 and key or {}) do s = s .. ', NaN with boxes lc rgb ' .. gq(e[2]) .. ' title ' .. gq(e[1]) end
+    return s .. '\n'
+  end)
   -- On a phone the key is an entry a line on the canvas above the panels (in the first panel's
   -- space, as on the page, it left that panel's rows half the height of the others'), and each
   -- panel's plot an equal share of what the key, the titles and the axes leave (in pixels: a key
@@ -1114,10 +1107,9 @@ local function tiling_diagram(nn, tile, panels)
   local T, S, G = tile, 2, 4
   local X, Y, r, col = S * T + G, T + G, T // 4, T // 2 -- C's corner; the row and column drawn
   local GREY = '#e3e3e3'
-  local script = STYLE .. "set multiplot layout 1," .. #panels .. "\nunset key\nunset border\nunset tics\nset grid noxtics noytics\n" ..
-    string.format("set size ratio -1\nset xrange [-8:%d]\nset yrange [-11:%d]\n", X + T + 2, Y + S * T + 2)
   local drawn = {panels = {}}
-  for k, p in ipairs(panels) do
+  local script, phone = multiplot(panels, true, "unset key\nunset border\nunset tics\nset grid noxtics noytics\n" ..
+    string.format("set size ratio -1\nset xrange [-8:%d]\nset yrange [-11:%d]\n", X + T + 2, Y + S * T + 2), function(k, p)
     local hot, light = p.tiled and '#2a6fb0' or '#d1603d', p.tiled and '#a9c6e6' or '#e3a08a'
     local b = {}
     local function box(x0, x1, y0, y1, colour) b[#b + 1] = string.format('%.2f %.2f %.2f %.2f %d', x0, x1, y0, y1, rgb_int(colour)) end
@@ -1144,12 +1136,11 @@ local function tiling_diagram(nn, tile, panels)
       labels[#labels + 1] = string.format("set label %s at 0,%.1f left font ',10' tc rgb %s", gq(l[1]), Y + S * T - 3 - 7 * (i - 1), gq(l[2] or '#333333'))
     end
     drawn.panels[k] = {title = p.title}
-    script = script .. string.format("set title %s font ',11'\nunset label\n", gq(p.title)) .. table.concat(labels, '\n') .. '\n' ..
+    return string.format("set title %s font ',11'\nunset label\n", gq(p.title)) .. table.concat(labels, '\n') .. '\n' ..
       eod('$t' .. k, b) .. '\n' ..
       "plot $t" .. k .. " using (($1+$2)/2):(($3+$4)/2):1:2:3:4:5 with boxxyerror fs solid 1.0 noborder lc rgb variable notitle\n"
-  end
-  script = script .. 'unset multiplot\n'
-  return render_chart('ch' .. nn .. '-tiling', script, 370, 680, stacked(script, #panels), 340 * #panels), drawn
+  end)
+  return render_chart('ch' .. nn .. '-tiling', script, 370, 680, phone, 340 * #panels), drawn
 end
 
 return function(dir, fail_fn)

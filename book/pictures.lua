@@ -636,15 +636,15 @@ local DIAGRAMS = {
       return rows
     end
     local uni, div = keys(0, 1), keys(0, spread)
-    local function title(prog, ks, rows, what)
-      local n = #serve(ks, 1)
-      return string.format('%s, %d entr%s: %d %s%s', prog, n, n == 1 and 'y' or 'ies', #rows, what, #rows == 1 and '' or (what == 'pass' and 'es' or 's'))
+    -- A panel of keys ks served by the constant cache (1 bank) or shared memory (32), says its colour's key.
+    local function panel(prog, ks, banks, says)
+      local rows, n, what = serve(ks, banks), #serve(ks, 1), banks == 1 and 'request' or 'pass'
+      return {rows = rows, ylabel = banks == 1 and 'constant-cache request' or 'shared-memory pass', own = banks > 1 or nil, says = says,
+        title = string.format('%s, %d entr%s: %d %s%s', prog, n, n == 1 and 'y' or 'ies', #rows, what, #rows == 1 and '' or (what == 'pass' and 'es' or 's'))}
     end
-    local panels = {{rows = serve(uni, 1), ylabel = 'constant-cache request', note = 'all 32 lanes: entry ' .. uni[1]},
-                    {rows = serve(div, 1), ylabel = 'constant-cache request'}, {rows = serve(div, 32), ylabel = 'shared-memory pass', own = true}}
-    panels[1].title = title('naive', uni, panels[1].rows, 'request')
-    panels[2].title = title('naive', div, panels[2].rows, 'request')
-    panels[3].title = title('optimized', div, panels[3].rows, 'pass')
+    local panels = {panel('naive', uni, 1, 'served together'), panel('naive', div, 1, 'one entry after another'),
+      panel('optimized', div, 32, 'a pass\'s banks served together')}
+    panels[1].note = 'all 32 lanes: entry ' .. uni[1]
     local full = {} -- the entries of the fullest bank (the lowest such bank), one per pass
     for b = 31, 0, -1 do
       local es = {}
@@ -652,7 +652,6 @@ local DIAGRAMS = {
       if #es >= #full then full = es; full.bank = b end
     end
     panels[3].note = 'bank ' .. full.bank .. ': entries ' .. table.concat(full, ', ')
-    panels[1].says, panels[2].says, panels[3].says = 'served together', 'one entry after another', 'a pass\'s banks served together'
     local svg, drawn = charts.requests(c.nn, panels)
     -- What each GPU recorded, for check_pdf.py diagrams: a warp's LDC is one request and each
     -- replay one more, over the lookup instructions (n / 32 warps x 32 steps: the recorded size);
@@ -870,11 +869,11 @@ local DIAGRAMS = {
     -- 2 a slice, 2 n / T (tiled). Each FFMA uses one float of A and one of B.
     local floats, fma = 2 * T * n, T * T * n
     local progs = {{'naive', 2 * n}, {'optimized', 2 * n // T}}
-    local panels, drawn_uses = {}, {}
+    local panels, per_load = {}, {}
     for k, pr in ipairs(progs) do
       local loads, uses = T * T * pr[2] / floats, 2 * fma / floats -- per float of the panels
       local per = uses / loads
-      drawn_uses[pr[1]] = per
+      per_load[k] = {pr[1], per}
       -- The naive loads are instructions, not traffic: the L1 serves most of them (A's float is
       -- one broadcast address for the warp).
       local said = string.format('%d load%s, %d uses', loads, loads == 1 and '' or 's', uses)
@@ -887,10 +886,9 @@ local DIAGRAMS = {
     -- What each GPU recorded, for check_pdf.py diagrams: uses per global load = 2 x FFMA / loaded
     -- floats, from ncu (thread FFMAs over 32 floats a global load request) and from the SASS (the
     -- FFMAs over the LDGs of the kernel's code, one float a thread each).
-    local uses = {{'naive', drawn_uses.naive}, {'optimized', drawn_uses.optimized}}
-    against(drawn, records(c), 'uses per global load (2 FFMA / 32 per load request)', uses,
+    against(drawn, records(c), 'uses per global load (2 FFMA / 32 per load request)', per_load,
       quotient('smsp__sass_thread_inst_executed_op_ffma_pred_on.sum', 'l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum', 2 / 32))
-    against(drawn, records(c), 'uses per global load (2 FFMA / LDG in the SASS)', uses, quotient('FFMA', 'LDG', 2))
+    against(drawn, records(c), 'uses per global load (2 FFMA / LDG in the SASS)', per_load, quotient('FFMA', 'LDG', 2))
     -- What the caption restates, for check_pdf.py diagrams: each GPU's L1 hit rate of the naive
     -- program's sectors (ncu) and the results' speedup of the tiled program over the naive.
     local ups, hits = {}, per_record(c, function(r)
