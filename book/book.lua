@@ -45,6 +45,7 @@ end
 local function md_escape(s) return (tostring(s):gsub('([\\`*_{}%[%]()<>#+!|$~^@&%%])', '\\%1')) end
 local function md_blocks(s) return pandoc.read(s, 'markdown').blocks end
 local function md_inlines(s) local b = md_blocks(s); return #b == 0 and pandoc.List() or b[1].content end
+local function map(list, f) local o = {}; for k, x in ipairs(list or {}) do o[k] = f(x) end; return o end
 
 ---------------------------------------------------------------------------------------------
 -- Numbered listings, tables and figures: "Listing 20.1" in chapter 20, "Table A.1" in appendix
@@ -74,14 +75,10 @@ end
 local function numbered_table(key, t, caption, classes, after)
   local label, id = number('Table', key)
   local cap = caption and md_inlines(caption) or pandoc.utils.blocks_to_inlines(t.caption.long)
-  local inl = md_inlines(label)
-  inl:insert(pandoc.Space())
-  inl:extend(cap)
-  t.caption.long = {pandoc.Plain(inl)}
-  local cls = {'numbered-table', table.unpack(classes or {})}
+  t.caption.long = {pandoc.Plain(md_inlines(label) .. {pandoc.Space()} .. cap)}
   local rows = table_lines(t)
-  local whole = rows <= 15
-  return pandoc.Div({NEEDSPACE(whole and (math.ceil(rows * 1.25) + 4 + (after or 0)) or 8), t}, pandoc.Attr(id, cls))
+  return pandoc.Div({NEEDSPACE(rows <= 15 and (math.ceil(rows * 1.25) + 4 + (after or 0)) or 8), t},
+    pandoc.Attr(id, {'numbered-table', table.unpack(classes or {})}))
 end
 
 -- A table built here, its header and cells markdown, its columns aligned by the letters of aligns
@@ -101,16 +98,10 @@ local function by_gpu(header) for _, g in ipairs(DATA.gpus) do header[#header + 
 -- "smart" quotes; but its program names spell options as "naive[--iters 4]", whose "--" must not
 -- become an en dash, so outside code spans "--" is escaped first.
 local function keep_dashes(markdown)
-  local lines = {}
-  for line in (markdown .. '\n'):gmatch('(.-)\n') do
-    if not line:match('^[%s|:%-]*$') then -- a table's rule stays as it is
-      local out = {}
-      for text, code in line:gmatch('([^`]*)(`*[^`]*`*)') do out[#out + 1] = text:gsub('%-%-', '-\\-') .. code end
-      line = table.concat(out)
-    end
-    lines[#lines + 1] = line
-  end
-  return table.concat(lines, '\n')
+  return (markdown:gsub('[^\n]+', function(line)
+    if line:match('^[%s|:%-]*$') then return nil end -- a table's rule stays as it is
+    return (line:gsub('([^`]*)(`*[^`]*`*)', function(text, code) return text:gsub('%-%-', '-\\-') .. code end))
+  end))
 end
 local GENERATED_WHAT = {sweep = 'every configuration measured', evidence = 'every counter recorded'}
 local function generated_blocks(key, markdown, class)
@@ -126,8 +117,7 @@ local function generated_blocks(key, markdown, class)
       elseif last then cap:extend(last); cap:extend(md_inlines(' (continued: more programs)'))
       else cap:extend(md_inlines('on one GPU.')) end
       b.caption.long = {pandoc.Plain(cap)}
-      local div = numbered_table(key, b, nil, {class})
-      blocks:insert(div)
+      blocks:insert(numbered_table(key, b, nil, {class}))
     else
       blocks:insert(b)
     end
@@ -155,6 +145,20 @@ local function words(list) -- "a", "a and b", "a, b and c"
   return table.concat(list, ', ', 1, #list - 1) .. ' and ' .. list[#list]
 end
 
+-- The items of list grouped by key(item) (an item whose key is nil or false is left out): the
+-- keys in the order they first appear, and each key's list of value(item).
+local function group(list, key, value)
+  local keys, by = {}, {}
+  for _, x in ipairs(list) do
+    local k = key(x)
+    if k then
+      if not by[k] then by[k] = {}; keys[#keys + 1] = k end
+      table.insert(by[k], value(x))
+    end
+  end
+  return keys, by
+end
+
 -- LaTeX: keep a caption with the first lines of its code; colour a diff's removed lines red and
 -- added lines green (the diff syntax marks them as String and Variable tokens).
 local DIFF_BEGIN = pandoc.RawBlock('latex', '\\begingroup' ..
@@ -166,10 +170,9 @@ local function listing_block(nn, caption, code, classes, attrs)
   local label, id = number('Listing', nn)
   local cap = pandoc.Div({pandoc.Para(md_inlines(label .. ' ' .. caption))}, pandoc.Attr('', {'listing-caption'}))
   local cb = pandoc.CodeBlock(code, pandoc.Attr('', classes, attrs))
-  if classes[1] == 'diff' then
-    return pandoc.Div({NEEDSPACE(6), cap, DIFF_BEGIN, cb, DIFF_END}, pandoc.Attr(id, {'listing', 'diff-listing'}))
-  end
-  return pandoc.Div({NEEDSPACE(6), cap, cb}, pandoc.Attr(id, {'listing'}))
+  local diff = classes[1] == 'diff'
+  return pandoc.Div(diff and {NEEDSPACE(6), cap, DIFF_BEGIN, cb, DIFF_END} or {NEEDSPACE(6), cap, cb},
+    pandoc.Attr(id, diff and {'listing', 'diff-listing'} or {'listing'}))
 end
 
 local LANG = {cu = 'cpp', h = 'cpp', cuh = 'cpp', c = 'c', mk = 'makefile', sh = 'bash', toml = 'toml'}
@@ -188,6 +191,10 @@ local function chapter_ref(nn)
   local c = by_nn[nn] or fail('a reference to chapter %s, which is not in the table of contents', nn)
   if c.status == 'written' then return '[' .. nn .. '\\. ' .. md_escape(c.title) .. '](#ch-' .. nn .. ')' end
   return nn .. '\\. ' .. md_escape(c.title) .. ' (' .. c.status .. ')'
+end
+
+local function chapter_item(nn) -- a line of a list of chapters, with the guide each follows
+  return '- ' .. chapter_ref(nn) .. ', ' .. (by_nn[nn].guide == 'BPG' and 'Best Practices Guide' or ('guide ' .. by_nn[nn].guide))
 end
 
 local function resolve(base, path) -- a relative path from a base directory, normalized
@@ -234,7 +241,7 @@ local function comment_of(b) -- "listing: naive.cu kernel" for <!-- listing: nai
   return b.t == 'RawBlock' and b.format == 'html' and b.text:match('^%s*<!%-%-%s*(.-)%s*%-%->%s*$')
 end
 
-local function join(t, sep) local o = {}; for k, v in ipairs(t or {}) do o[k] = md_escape(v) end; return table.concat(o, sep or ', ') end
+local function join(t, sep) return table.concat(map(t, md_escape), sep or ', ') end
 local function range(t) return t and (t[1] == t[2] and tostring(t[1]) or (t[1] .. '–' .. t[2])) or '—' end
 local function gpu_name(slug) for _, g in ipairs(DATA.gpus) do if g.slug == slug then return g.short end end; return slug end
 
@@ -283,24 +290,15 @@ local function results_section(c)
   -- The chapter's one results table, as the README prints it (scripts/guide/render.py lays it
   -- out: a GPU column, each GPU's rows and roof); above it, each GPU's stale rows by their hash;
   -- each GPU's context goes to the full record.
-  local header, rows, contexts = {}, {}, pandoc.List()
-  for i, col in ipairs(c.results_table.columns) do header[i] = (col:gsub('^%%', '\\%%')) end -- a line that starts with % is a title block to Pandoc
-  for k, line in ipairs(c.results_table.lines) do
-    rows[k] = {}
-    for i, text in ipairs(line) do rows[k][i] = text == '-' and '—' or text end -- "-" alone would be a list
-  end
+  local contexts = pandoc.List()
+  local header = map(c.results_table.columns, function(col) return (col:gsub('^%%', '\\%%')) end) -- a line that starts with % is a title block to Pandoc
+  local function cell(text) return text == '-' and '—' or text end -- "-" alone would be a list
+  local rows = map(c.results_table.lines, function(line) return map(line, cell) end)
   for _, g in ipairs(c.results) do
     -- The stale rows, grouped by the hash they were measured from. Set ragged right: a
     -- justified line of 12-digit hashes has few places to break and ran into the margin.
-    local stale, hashes, by_hash = 0, {}, {}
-    for _, r in ipairs(g.rows) do
-      if r.stale then
-        stale = stale + 1
-        if not by_hash[r.source_hash] then by_hash[r.source_hash] = {}; hashes[#hashes + 1] = r.source_hash end
-        table.insert(by_hash[r.source_hash], r.variant)
-      end
-    end
-    if stale > 0 then
+    local hashes, by_hash = group(g.rows, function(r) return r.stale and r.source_hash end, function(r) return r.variant end)
+    if #hashes > 0 then
       local parts = {}
       for _, h in ipairs(hashes) do
         parts[#parts + 1] = 'the ' .. md_escape(words(by_hash[h])) .. (#by_hash[h] == 1 and ' row was' or ' rows were') ..
@@ -314,8 +312,7 @@ local function results_section(c)
     end
     contexts:extend(md_blocks(g.context))
   end
-  out:insert(table_block(c.nn, 'Chapter ' .. c.number .. ' measured on ' .. words((function()
-      local t = {}; for _, g in ipairs(c.results) do t[#t + 1] = md_escape(g.name) end; return t end)()) ..
+  out:insert(table_block(c.nn, 'Chapter ' .. c.number .. ' measured on ' .. words(map(c.results, function(g) return md_escape(g.name) end)) ..
     ': the median of the samples, their noise (bold above 5 %), the fastest sample, and the speedup over the naive program.',
     'LL', header, rows, {'results'}))
   -- A host-bound chapter: what its time depends on beyond the GPU, as each run recorded it (the
@@ -355,14 +352,8 @@ local function verdict(v) return VERDICT[v] or ('*' .. md_escape(v) .. '*') end
 -- The full record follows, collapsed in the HTML; book/to-latex.lua moves it to the PDF's
 -- evidence appendix.
 local function verdicts_md(verdicts)
-  local by, order = {}, {}
-  for _, g in ipairs(DATA.gpus) do
-    local v = verdicts[g.slug]
-    if v and v.verdict then
-      if not by[v.verdict] then by[v.verdict] = {}; order[#order + 1] = v.verdict end
-      table.insert(by[v.verdict], 'the ' .. md_escape(g.short))
-    end
-  end
+  local order, by = group(DATA.gpus, function(g) return verdicts[g.slug] and verdicts[g.slug].verdict end,
+    function(g) return 'the ' .. md_escape(g.short) end)
   local t = {}
   for _, v in ipairs(order) do t[#t + 1] = '**' .. md_escape(v) .. '** on ' .. words(by[v]) end
   return #t > 0 and table.concat(t, '; ') or '*not measured yet*'
@@ -400,7 +391,7 @@ local function story_counters(c)
   return kept
 end
 
-local function seen_rows(c) -- the rows of every counter the claims read
+local function seen_rows(c) -- the rows of every counter the claims read, each counter as its first claim reads it
   local seen, n = {}, 0
   for _, cl in ipairs(c.claims) do
     for _, ct in ipairs(cl.counters or {}) do
@@ -488,15 +479,12 @@ local function generated(c, g) -- the book's layout of one generated block of a 
     local classes = {'numberLines'}
     if lang_of(g.file) then table.insert(classes, 1, lang_of(g.file)) end
     -- Blank lines at both ends and the common indentation go; the numbers stay the source's.
-    local lines, first, indent = {}, g.first_line, nil
+    local lines, first, indent = {}, g.first_line, math.huge
     for l in (g.code .. '\n'):gmatch('(.-)\n') do lines[#lines + 1] = l end
     while lines[1] and not lines[1]:match('%S') do table.remove(lines, 1); first = first + 1 end
     while lines[#lines] and not lines[#lines]:match('%S') do table.remove(lines) end
-    for _, l in ipairs(lines) do
-      local ws = l:match('%S') and l:match('^[ \t]*')
-      if ws and (not indent or #ws < #indent) then indent = ws end
-    end
-    for k, l in ipairs(lines) do lines[k] = l:sub(#(indent or '') + 1) end
+    for _, l in ipairs(lines) do if l:match('%S') then indent = math.min(indent, #l:match('^[ \t]*')) end end
+    for k, l in ipairs(lines) do lines[k] = l:sub(indent + 1) end
     local cap = '`' .. g.file .. '` (' .. md_escape(g.marker) .. ')'
     return {listing_block(c.nn, cap, table.concat(lines, '\n'), classes, {{'startFrom', tostring(first)}})}
   elseif g.kind == 'diff' then
@@ -541,19 +529,15 @@ local NBSP = '\u{00A0}'
 units = function(inl0)
   -- Adjacent Str (an inline value's text, then the "x" that followed its closing comment) are
   -- one word.
-  local inl, merged = pandoc.List(), false
+  local inl, out = pandoc.List(), pandoc.List()
   for _, x in ipairs(inl0) do
-    if x.t == 'Str' and #inl > 0 and inl[#inl].t == 'Str' then inl[#inl] = pandoc.Str(inl[#inl].text .. x.text); merged = true
+    if x.t == 'Str' and #inl > 0 and inl[#inl].t == 'Str' then inl[#inl] = pandoc.Str(inl[#inl].text .. x.text)
     else inl:insert(x) end
   end
-  local out, changed = pandoc.List(), merged
   for k, x in ipairs(inl) do
     if x.t == 'Str' then
-      local t = x.text
-      local a, num, b = t:match('^(%p*)(%d[%d.,]*)x(%p*)$')
-      if num and not num:match('^0$') then t = a .. num .. '×' .. b end
-      local a2, num2, b2 = t:match('^(%p*%d[%d.,]*)us(%p*)$')
-      if num2 then t = a2 .. 'µs' .. b2 end
+      local t = x.text:gsub('^(%p*)(%d[%d.,]*)x(%p*)$', function(a, num, b) if num ~= '0' then return a .. num .. '×' .. b end end)
+      t = t:gsub('^(%p*%d[%d.,]*)us(%p*)$', '%1µs%2')
       local prev = inl[k - 1] and inl[k - 2]
       if t:match('^us%p*$') and inl[k - 1] and inl[k - 1].t == 'Space' and prev and prev.t == 'Str' and prev.text:match('%d$') then
         t = 'µs' .. t:sub(3)
@@ -563,16 +547,14 @@ units = function(inl0)
         out:insert(pandoc.Str(pre .. mant .. NBSP .. '×' .. NBSP .. '10'))
         out:insert(pandoc.Superscript({pandoc.Str((sign == '-' and '\u{2212}' or '') .. tostring(tonumber(exp)))}))
         if post ~= '' then out:insert(pandoc.Str(post)) end
-        changed = true
       else
-        if t ~= x.text then changed = true end
-        out:insert(t ~= x.text and pandoc.Str(t) or x)
+        out:insert(pandoc.Str(t))
       end
     else
       out:insert(x)
     end
   end
-  return changed and out or nil
+  return out
 end
 
 -- Where each chapter points the reader: the guide section it follows (book.py's guide_url, from
@@ -584,8 +566,7 @@ local function source_id(c, file) return 'src-' .. c.nn .. '-' .. file:gsub('%W'
 local function published(path) return SOURCE_URL ~= '' and (' ([published](' .. SOURCE_URL .. '/' .. path .. '))') or '' end
 local function chapter_links(c)
   local guide = c.guide == 'BPG' and 'CUDA C++ Best Practices Guide, section' or ('Programming Guide, section ' .. c.guide)
-  local files = {}
-  for k, f in ipairs(c.sources) do files[k] = '[`' .. f .. '`](#' .. source_id(c, f) .. '){.source-link}' end
+  local files = map(c.sources, function(f) return '[`' .. f .. '`](#' .. source_id(c, f) .. '){.source-link}' end)
   local code = '`' .. c.folder .. '/`: ' .. table.concat(files, ', ') .. published(c.folder)
   return pandoc.Div(md_blocks('Read: the [' .. guide .. ' "' .. md_escape(c.guide_heading) .. '"](' .. c.guide_url ..
     '). Code: ' .. code .. '.'), pandoc.Attr('', {'chapter-links'}))
@@ -653,8 +634,7 @@ local function chapter_blocks(c)
     local kind, args = (body or ''):match('^(%a+):?%s*(.-)$')
     if b.t == 'Table' and #b.caption.long == 0 then
       -- A table of the README's own: numbered, its caption the section and what its columns hold.
-      local cols = {}
-      for k, cl in ipairs(b.head.rows[1] and b.head.rows[1].cells or {}) do cols[k] = stringify(cl.contents) end
+      local cols = map(b.head.rows[1] and b.head.rows[1].cells, function(cl) return stringify(cl.contents) end)
       out:insert(numbered_table(c.nn, fix_links(c, {b})[1], 'Chapter ' .. c.number .. ', ' .. md_escape(section) .. ': ' ..
         md_escape(words(cols)) .. '.'))
     elseif b.t == 'Header' then
@@ -705,9 +685,7 @@ end
 local function part_blocks(part)
   local list, out = {}, pandoc.List()
   for _, c in ipairs(DATA.chapters) do
-    if c.part == part then
-      list[#list + 1] = '- ' .. chapter_ref(c.nn) .. ', ' .. (c.guide == 'BPG' and 'Best Practices Guide' or ('guide ' .. c.guide))
-    end
+    if c.part == part then list[#list + 1] = chapter_item(c.nn) end
   end
   if #list == 0 then fail('part %s has no chapters', part) end
   out:extend(md_blocks('Chapters of this part:\n\n' .. table.concat(list, '\n')))
@@ -744,9 +722,9 @@ local function roofline_blocks()
         if not seen[m.nn] then seen[m.nn] = true; why[m.why] = (why[m.why] or 0) + 1 end
       end
       local left = {}
-      for _, w in ipairs({'no flop count', 'no byte count'}) do
-        if why[w] then left[#left + 1] = string.format('%d record %s', why[w], w == 'no flop count' and
-          'no FP32 flop count (their programs move data and barely compute)' or 'no DRAM byte count') end
+      for _, w in ipairs({{'no flop count', 'no FP32 flop count (their programs move data and barely compute)'},
+                          {'no byte count', 'no DRAM byte count'}}) do
+        if why[w[1]] then left[#left + 1] = string.format('%d record %s', why[w[1]], w[2]) end
       end
       out:insert(figure_block('S', string.format('Roofline of the %s: FP32 GFLOP/s against arithmetic intensity, under the ' ..
         'GPU\'s measured copy roof (%.0f GB/s, the slope) and its FP32 peak (%.0f GFLOP/s, the flat part); each arrow goes ' ..
@@ -808,7 +786,7 @@ end
 
 local function guideline_blocks()
   local rows, counts = {}, {written = 0, pending = 0, untimed = 0}
-  local function refs(list) local t = {}; for k, nn in ipairs(list) do t[k] = chapter_ref(nn) end; return table.concat(t, '; ') end
+  local function refs(list) return table.concat(map(list, chapter_ref), '; ') end
   for _, g in ipairs(DATA.guidelines.rows) do
     counts[g.status] = counts[g.status] + 1
     local where = #g.shown_in > 0 and refs(g.shown_in) or ('Not shown by a timing pair: ' .. g.why .. ' See ' .. refs(g.see) .. '.')
@@ -821,11 +799,7 @@ local function guideline_blocks()
     'and %d are not a matter of timing at all.', #rows, counts.written, counts.pending, counts.untimed))
   out:insert(table_block('A', 'The guide\'s recommendations and where this book demonstrates them.',
     'LLLL', {'\\#', 'Guide', 'Recommendation, in our words', 'Shown in'}, rows, {'guideline-index'}))
-  local extra = {}
-  for _, nn in ipairs(DATA.guidelines.beyond) do
-    local c = by_nn[nn]
-    extra[#extra + 1] = '- ' .. chapter_ref(nn) .. (c.guide == 'BPG' and ', Best Practices Guide' or (', guide ' .. c.guide))
-  end
+  local extra = map(DATA.guidelines.beyond, chapter_item)
   if #extra > 0 then
     out:extend(md_blocks('Chapters that go beyond this checklist (newer editions of the guide, and the Best Practices Guide):\n\n' ..
       table.concat(extra, '\n')))
@@ -847,11 +821,8 @@ end
 local function reproduce_blocks()
   local out, runs = pandoc.List(), {}
   for _, c in ipairs(DATA.chapters) do
-    local seen, order = {}, {}
-    for _, g in ipairs(c.status == 'written' and c.results or {}) do
-      if not seen[g.args] then seen[g.args] = {}; order[#order + 1] = g.args end
-      table.insert(seen[g.args], gpu_name(g.gpu))
-    end
+    local order, seen = group(c.status == 'written' and c.results or {}, function(g) return g.args end,
+      function(g) return gpu_name(g.gpu) end)
     for _, args in ipairs(order) do
       runs[#runs + 1] = string.format("make chapter-%s ARGS='%s'   # %s", c.nn, args, table.concat(seen[args], ', '))
     end
@@ -870,8 +841,8 @@ local function reproduce_blocks()
   end
   out:insert(table_block('B', 'The versions behind this edition of the book.', 'LL', {'What', 'Version'}, rows))
   if #DATA.stale > 0 then
-    local t = {}
-    for _, r in ipairs(DATA.stale) do t[#t + 1] = '- ' .. md_escape(r.file .. ':' .. r.line) .. ': chapter ' .. r.chapter .. ' ' .. md_escape(r.program) .. ' (' .. r.kind .. ')' end
+    local t = map(DATA.stale, function(r)
+      return '- ' .. md_escape(r.file .. ':' .. r.line) .. ': chapter ' .. r.chapter .. ' ' .. md_escape(r.program) .. ' (' .. r.kind .. ')' end)
     out:extend(md_blocks('**STALE results** (measured from sources that have changed since; `make results` again):\n\n' .. table.concat(t, '\n')))
   end
   return out
@@ -920,10 +891,7 @@ end
 local function json_value(v)
   local t = type(v)
   if t == 'table' then
-    if #v > 0 or next(v) == nil then
-      local o = {}; for k, x in ipairs(v) do o[k] = json_value(x) end
-      return '[' .. table.concat(o, ',') .. ']'
-    end
+    if #v > 0 or next(v) == nil then return '[' .. table.concat(map(v, json_value), ',') .. ']' end
     local keys, o = {}, {}
     for k in pairs(v) do keys[#keys + 1] = tostring(k) end
     table.sort(keys)
@@ -968,8 +936,7 @@ local function instructor_blocks()
     end
     for _, g in ipairs(c.results or {}) do add(g.gpu, g.knobs or '', g.rows) end
     for _, sw in ipairs(c.sweeps or {}) do
-      local by = {}
-      for _, r in ipairs(sw.rows) do by[r.knobs] = by[r.knobs] or {}; table.insert(by[r.knobs], r) end
+      local _, by = group(sw.rows, function(r) return r.knobs end, function(r) return r end)
       for knobs, rows in shell.spairs(by) do add(sw.gpu, knobs, rows) end
     end
     local rows = {}

@@ -68,6 +68,7 @@ local function cell_widths(blocks)
   local natural, least, line, piece = 0, 0, 0, 0
   local function piece_end() least = math.max(least, piece); piece = 0 end
   local function line_end() piece_end(); natural = math.max(natural, line); line = 0 end
+  local function space() piece_end(); line = line + text_pt(' ') end
   pandoc.walk_block(pandoc.Div(blocks), {
     Str = function(s) -- TeX may break a word after an explicit hyphen
       for seg, hyphen in s.text:gmatch('([^-]*)(%-*)') do
@@ -78,8 +79,7 @@ local function cell_widths(blocks)
         end
       end
     end,
-    Space = function() piece_end(); line = line + text_pt(' ') end,
-    SoftBreak = function() piece_end(); line = line + text_pt(' ') end,
+    Space = space, SoftBreak = space,
     LineBreak = line_end,
     Code = function(c) -- breaks at spaces; long code also after the characters Code breaks after
       line = line + code_pt(utf8.len(c.text) or #c.text)
@@ -98,9 +98,6 @@ local function cell_widths(blocks)
   return natural, least
 end
 
-local function cells_of(row) return row.cells or row[2] end
-local function cell_blocks(cell) return cell.contents or cell[5] end
-
 local function Table(tbl)
   local n = #tbl.colspecs
   local natural, least = {}, {}
@@ -108,9 +105,9 @@ local function Table(tbl)
   for i = 1, n do natural[i], least[i] = 0, 0 end
   local function measure(rows)
     for _, row in ipairs(rows) do
-      for i, cell in ipairs(cells_of(row)) do
+      for i, cell in ipairs(row.cells) do
         if i <= n then
-          local nat, lst = cell_widths(cell_blocks(cell))
+          local nat, lst = cell_widths(cell.contents)
           natural[i], least[i] = math.max(natural[i], nat), math.max(least[i], lst)
         end
       end
@@ -121,17 +118,14 @@ local function Table(tbl)
   measure(tbl.foot.rows)
   local sum_nat, sum_least = 0, 0
   for i = 1, n do sum_nat, sum_least = sum_nat + natural[i], sum_least + least[i] end
-  if sum_nat + 2 * (n - 1) * TABCOLSEP_PT <= LINE_PT then
-    for i = 1, n do tbl.colspecs[i] = {tbl.colspecs[i][1], nil} end -- natural widths: "l", "r"
-    return tbl
-  end
-  -- The first of these layouts in which every column gets at least its least width: the normal
-  -- size; \small (9 pt instead of 10) with 4 pt between columns; a landscape page.
+  -- A table too wide for its natural widths gets the first of these layouts in which every column
+  -- gets at least its least width: the normal size; \small (9 pt instead of 10) with 4 pt between
+  -- columns; a landscape page.
   for _, try in ipairs({{size = 1, sep = TABCOLSEP_PT, line = LINE_PT},
                         {size = 0.9, sep = 4, line = LINE_PT, before = '\\begingroup\\small\\setlength{\\tabcolsep}{4pt}', after = '\\endgroup'},
                         {size = 1, sep = TABCOLSEP_PT, line = LANDSCAPE_PT, before = '\\begin{landscape}', after = '\\end{landscape}'}}) do
     local line = try.line - 2 * (n - 1) * try.sep
-    if sum_least * try.size <= line then
+    if sum_nat + 2 * (n - 1) * TABCOLSEP_PT > LINE_PT and sum_least * try.size <= line then
       local slack, lack = line - sum_least * try.size, (sum_nat - sum_least) * try.size
       for i = 1, n do
         local w = least[i] * try.size + (lack > 0 and slack * (natural[i] - least[i]) * try.size / lack or 0)
@@ -141,7 +135,8 @@ local function Table(tbl)
       return {pandoc.RawBlock('latex', try.before), tbl, pandoc.RawBlock('latex', try.after)}
     end
   end
-  -- Too wide for any layout: set on one line per row, xelatex reports by how much, check.sh fails.
+  -- Natural widths ("l", "r"): the table fits, or is too wide for any layout (then xelatex reports
+  -- by how much, and check.sh fails).
   for i = 1, n do tbl.colspecs[i] = {tbl.colspecs[i][1], nil} end
   return tbl
 end
@@ -156,25 +151,20 @@ end
 -- went: "Every configuration of the sweep, on every GPU: Tables 6.3 and 6.4, in appendix C, page
 -- 270." (the chapter's prose may read them: "the last column").
 local function record_pointer(b)
-  local links = pandoc.List()
+  local links = {}
   pandoc.walk_block(b, {Div = function(d)
     if d.classes:includes('numbered-table') then
       local label = ''
       pandoc.walk_block(d, {Strong = function(st) if label == '' then label = pandoc.utils.stringify(st) end end})
       local n = label:match('^Table ([%w.]+):$')
-      if n then links:insert(pandoc.Link({pandoc.Str(n)}, '#' .. d.identifier)) end
+      if n then links[#links + 1] = '[' .. n .. '](#' .. d.identifier .. ')' end
     end
   end})
   if #links == 0 then return nil end
-  local inl = pandoc.List({pandoc.Emph(pandoc.read(b.attributes.what, 'markdown').blocks[1].content), pandoc.Str(':'), pandoc.Space(),
-    pandoc.Str(#links == 1 and 'Table' or 'Tables'), pandoc.Space()})
-  for k, l in ipairs(links) do
-    if k > 1 then inl:extend(k == #links and {pandoc.Space(), pandoc.Str('and'), pandoc.Space()} or {pandoc.Str(','), pandoc.Space()}) end
-    inl:insert(l)
-  end
-  inl:extend({pandoc.Str(','), pandoc.Space(), pandoc.Str('in'), pandoc.Space(), pandoc.Link({pandoc.Str('appendix C')}, '#evidence-appendix'),
-    pandoc.Str(','), pandoc.Space(), pandoc.Str('page'), pandoc.Space(), pandoc.RawInline('latex', '\\pageref{rec-' .. b.identifier .. '}.')})
-  return pandoc.Para(inl)
+  local tables = #links == 1 and ('Table ' .. links[1]) or
+    ('Tables ' .. table.concat(links, ', ', 1, #links - 1) .. ' and ' .. links[#links])
+  return pandoc.read('*' .. b.attributes.what .. '*: ' .. tables .. ', in [appendix C](#evidence-appendix), page `\\pageref{rec-' ..
+    b.identifier .. '}.`{=latex}', 'markdown').blocks[1]
 end
 
 -- Tables first, while their inline code is still Code (the pass below turns it into raw LaTeX).
@@ -188,11 +178,10 @@ local function Pandoc(doc)
     -- it ("Takeaway." in bold) rather than taking a heading's lines above and below.
     if runin and b.t == 'Para' then
       b.content = pandoc.List({pandoc.Strong({pandoc.Str('Takeaway.')}), pandoc.Space()}) .. b.content
-      runin = nil
     elseif runin then
       blocks:insert(runin)
-      runin = nil
     end
+    runin = nil
     if b.t == 'Header' and pandoc.utils.stringify(b) == 'Takeaway' then
       runin = b
     elseif b.t == 'Div' and b.classes:includes('source-files') then
@@ -215,14 +204,12 @@ local function Pandoc(doc)
     end
   end
   -- Appendix C goes before appendix D (the exercises' answers), if the book has one.
-  local tail = pandoc.List()
+  local at = #blocks + 1
   for k, b in ipairs(blocks) do
-    if b.t == 'Header' and b.identifier == 'instructor' then
-      for j = k, #blocks do tail:insert(blocks[j]) end
-      for _ = k, #blocks do blocks:remove() end
-      break
-    end
+    if b.t == 'Header' and b.identifier == 'instructor' then at = k; break end
   end
+  local tail = pandoc.List({table.unpack(blocks, at)})
+  for _ = at, #blocks do blocks:remove() end
   if #records > 0 then
     blocks:insert(pandoc.Header(1, {pandoc.Str('Appendix C. The full record, chapter by chapter')}, pandoc.Attr('evidence-appendix', {'unnumbered'})))
     blocks:extend(pandoc.read('Every counter recorded for each chapter, on each GPU, by `make evidence` (Nsight Compute, ' ..
@@ -237,11 +224,9 @@ end
 
 -- A metric's own name under its plain name: in small type.
 local function Span(sp)
-  if not sp.classes:includes('metric-name') then return nil end
-  local out = pandoc.List({pandoc.RawInline('latex', '{\\footnotesize{}')})
-  out:extend(sp.content)
-  out:insert(pandoc.RawInline('latex', '}'))
-  return out
+  if sp.classes:includes('metric-name') then
+    return pandoc.List({pandoc.RawInline('latex', '{\\footnotesize{}')}) .. sp.content .. {pandoc.RawInline('latex', '}')}
+  end
 end
 
 -- A link to a source file's page of the HTML edition: in print, the file's name after its folder's path.
