@@ -9,11 +9,13 @@ figures, has the charts drawn (book/charts.lua) and each chapter's picture of it
 (book/pictures.lua), and makes the chapters' links point inside the book.
 
 Fills the fenced divs of book/book.md:
+  .edition          the versions behind this edition (commit, date, tools)
   .gpus             the measured GPUs and their context
   .chapters part=P  the part's chapter list and its written chapters (README with generated blocks)
   .summary          predictions against measurements, every chapter on every GPU (table, chart)
   .guideline-index  the guide's recommendations mapped to chapters
   .reproduce        commands and versions
+  .instructor       the instructor's appendix (objectives, lab times, every exercise's answer)
 Metadata: book-data (the JSON file), out-dir (charts go to out-dir/charts). ]]
 
 local stringify = pandoc.utils.stringify
