@@ -721,7 +721,7 @@ local function banks_diagram(nn, tile, row_lengths)
 end
 
 -- Divergence: for each program, which lanes of two warps run each side of the kernel's branch
--- (a row per pass a warp makes through the branch: one per side some of its lanes take). passes
+-- (a row per pass a warp makes through the branch: one per side some of its lanes take). programs
 -- is {{name, {warp 0: {side -> {lanes}}, warp 1: ...}}} as book.lua evaluated the branch.
 local function divergence_diagram(nn, programs)
   local drawn, most, widest = {passes = {}}, 0, 0
