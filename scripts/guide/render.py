@@ -8,6 +8,8 @@ import difflib
 import math
 import os
 import re
+import subprocess
+import tempfile
 
 from . import compare
 from . import loops
@@ -371,7 +373,21 @@ def diff_text(c, args):
         if not os.path.isfile(os.path.join(c.dir, w)):
             raise ResultsError(f"{rel(c.readme)}: diff of missing file {w}")
         texts.append(without_plants(read_text(os.path.join(c.dir, w), data_file=False).split("\n")))
-    return "\n".join(difflib.unified_diff(*texts, *words, n=2, lineterm=""))
+    # GNU diff, not difflib: its minimal diff pairs each kernel with its counterpart, where
+    # difflib's matching can pair a kernel with a neighbour and show the lesson as new lines.
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = [os.path.join(tmp, str(i)) for i in (0, 1)]
+        for path, text in zip(paths, texts):
+            with open(path, "w") as f:
+                f.write("\n".join(text))
+        try:
+            run = subprocess.run(["diff", "-U2", "--label", words[0], "--label", words[1], *paths],
+                                 capture_output=True, text=True)
+        except OSError as e:
+            raise ResultsError(f"{rel(c.readme)}: cannot run diff (GNU diffutils): {e}")
+    if run.returncode > 1:
+        raise ResultsError(f"{rel(c.readme)}: diff failed: {run.stderr.strip()}")
+    return run.stdout.rstrip("\n")
 
 
 # ---- inline values ----------------------------------------------------------------------
